@@ -1,0 +1,147 @@
+package io.gapless.kafka.examples;
+
+import io.gapless.kafka.testkit.EmbeddedKafka;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The scenario behind the loss: a group starts on a topic with {@code initialPartitions}
+ * partitions and {@code auto.offset.reset=latest}, the topic grows to {@code finalPartitions} and
+ * records are written to every partition at once. Records written before the group started
+ * (history) must not be replayed; every record written after it should be consumed.
+ */
+public final class ExpansionScenario {
+    private static final int HISTORY_PER_PARTITION = 50;
+
+    private final EmbeddedKafka kafka;
+    private final int initialPartitions;
+    private final int finalPartitions;
+    private final int records;
+
+    public ExpansionScenario(EmbeddedKafka kafka, int initialPartitions, int finalPartitions, int records) {
+        this.kafka = kafka;
+        this.initialPartitions = initialPartitions;
+        this.finalPartitions = finalPartitions;
+        this.records = records;
+    }
+
+    /**
+     * Runs the scenario once on a fresh topic and group.
+     *
+     * @param label         the row label in the printed table
+     * @param groupProtocol {@code classic} or {@code consumer}
+     * @param extraConfig   settings added to the consumer (for example the SDK's new-partitions policy)
+     * @param factory       builds the consumer under test from its properties
+     */
+    public ExpansionResult run(String label, String groupProtocol, Map<String, String> extraConfig,
+                               Function<Properties, Consumer<String, String>> factory) {
+        String topic = "demo-" + label.replaceAll("[^A-Za-z0-9]+", "-").toLowerCase() + "-" + System.nanoTime();
+        kafka.createTopic(topic, initialPartitions);
+        ExpansionResult result = new ExpansionResult(label, initialPartitions, finalPartitions);
+        try (KafkaProducer<String, String> producer = producer()) {
+            for (int p = 0; p < initialPartitions; p++) {
+                for (int i = 0; i < HISTORY_PER_PARTITION; i++) {
+                    producer.send(new ProducerRecord<>(topic, p, "history", "h-" + p + "-" + i));
+                }
+            }
+            producer.flush();
+
+            Properties props = consumerProps(topic, groupProtocol);
+            extraConfig.forEach(props::put);
+            try (Consumer<String, String> consumer = factory.apply(props)) {
+                consumer.subscribe(List.of(topic));
+                Set<String> seen = new HashSet<>();
+                // Positioned on the initial partitions: from here on every new record should be read.
+                pollUntil(consumer, seen, result, Duration.ofSeconds(30),
+                        () -> consumer.assignment().size() == initialPartitions && positioned(consumer));
+
+                kafka.addPartitions(topic, finalPartitions);
+                for (int i = 0; i < records; i++) {
+                    int partition = i % finalPartitions;
+                    producer.send(new ProducerRecord<>(topic, partition, "live", "l-" + partition + "-" + i));
+                    result.produced(partition);
+                }
+                producer.flush();
+
+                pollUntil(consumer, seen, result, Duration.ofSeconds(40),
+                        () -> consumer.assignment().size() == finalPartitions && positioned(consumer));
+                // Drain: everything still readable arrives within a few idle polls.
+                long quietUntil = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+                while (System.nanoTime() < quietUntil) {
+                    if (pollOnce(consumer, seen, result) > 0) {
+                        quietUntil = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+                    }
+                }
+            }
+        }
+        kafka.deleteTopics(topic);
+        return result;
+    }
+
+    private static boolean positioned(Consumer<String, String> consumer) {
+        for (TopicPartition tp : consumer.assignment()) {
+            consumer.position(tp, Duration.ofSeconds(5));
+        }
+        return true;
+    }
+
+    private static void pollUntil(Consumer<String, String> consumer, Set<String> seen, ExpansionResult result,
+                                  Duration timeout, java.util.function.BooleanSupplier done) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        do {
+            pollOnce(consumer, seen, result);
+        } while (!done.getAsBoolean() && System.nanoTime() < deadline);
+    }
+
+    private static int pollOnce(Consumer<String, String> consumer, Set<String> seen, ExpansionResult result) {
+        int n = 0;
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+            n++;
+            if ("history".equals(r.key())) {
+                result.historyReplayed();
+            } else if (!seen.add(r.value())) {
+                result.duplicate();
+            } else {
+                result.seen(r.partition());
+            }
+        }
+        return n;
+    }
+
+    private KafkaProducer<String, String> producer() {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        return new KafkaProducer<>(props);
+    }
+
+    private Properties consumerProps(String topic, String groupProtocol) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, topic + "-group");
+        props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, groupProtocol);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        // Discover added partitions quickly, so the demo shows loss rather than a slow refresh.
+        props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "1000");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        return props;
+    }
+}

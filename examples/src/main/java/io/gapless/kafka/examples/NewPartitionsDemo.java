@@ -1,0 +1,36 @@
+package io.gapless.kafka.examples;
+
+import io.gapless.kafka.testkit.EmbeddedKafka;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The loss KIP-1327 describes, on a real broker started inside this JVM: a consumer group with
+ * {@code auto.offset.reset=latest} on a 2-partition topic, the topic grown to 4, 1000 records
+ * written over all 4 partitions at once. Prints a table of records produced, seen and lost.
+ *
+ * <p>Run it with {@code mvn -B -q -pl examples -am package -DskipTests exec:java}.
+ */
+public final class NewPartitionsDemo {
+    private NewPartitionsDemo() {
+    }
+
+    public static void main(String[] args) {
+        PrintStream out = System.out;
+        List<ExpansionResult> results = new ArrayList<>();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+            out.println("Embedded Kafka 4.4 broker at " + kafka.bootstrapServers());
+            out.println("Topic with 2 partitions, group positioned with auto.offset.reset=latest, topic grown to 4,");
+            out.println("then 1000 records written over all 4 partitions at once.");
+            out.println();
+            ExpansionScenario scenario = new ExpansionScenario(kafka, 2, 4, 1000);
+            results.add(scenario.run("KafkaConsumer, latest", "classic", Map.of(), KafkaConsumer::new));
+        }
+        results.forEach(r -> r.print(out));
+        out.flush();
+    }
+}

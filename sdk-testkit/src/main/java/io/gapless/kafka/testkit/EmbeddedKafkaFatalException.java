@@ -1,0 +1,25 @@
+package io.gapless.kafka.testkit;
+
+import org.apache.kafka.common.KafkaException;
+
+/**
+ * Thrown where an embedded broker would have halted or exited the JVM on a fatal fault. The test
+ * (or demo) that owns the broker sees the failure instead of losing its whole JVM.
+ */
+public class EmbeddedKafkaFatalException extends KafkaException {
+    private static final long serialVersionUID = 1L;
+
+    private final int statusCode;
+
+    /** @param statusCode the status the broker asked the JVM to exit with */
+    public EmbeddedKafkaFatalException(int statusCode, String message) {
+        super("Embedded Kafka requested JVM exit/halt with status " + statusCode
+                + (message == null ? "" : ": " + message));
+        this.statusCode = statusCode;
+    }
+
+    /** The status code the broker asked the JVM to exit or halt with. */
+    public int statusCode() {
+        return statusCode;
+    }
+}
