@@ -1,0 +1,79 @@
+package io.gapless.kafka.benchmarks;
+
+import io.gapless.kafka.testkit.EmbeddedKafka;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs the selected benchmarks one after the other on one cluster in this JVM (an embedded KRaft
+ * broker, or the cluster named by {@code GAPLESS_BOOTSTRAP_SERVERS}), then prints the table and one
+ * {@code RESULT} line per figure. A benchmark that fails is reported as {@code failed=<exception>}
+ * and the others still run.
+ */
+public final class BenchmarkHarness {
+    private static final Logger log = LoggerFactory.getLogger(BenchmarkHarness.class);
+
+    private final List<Benchmark> benchmarks;
+
+    public BenchmarkHarness(List<Benchmark> benchmarks) {
+        this.benchmarks = benchmarks;
+    }
+
+    /** Every benchmark, in the order of issue 7. */
+    public static BenchmarkHarness all() {
+        return new BenchmarkHarness(List.of(new ConsumeBenchmark(), new ProduceBenchmark(), new ExpansionBenchmark(),
+                new ShareEosBenchmark(), new LedgerBenchmark()));
+    }
+
+    /** The run's outcome: results, when it started, how long it took, where. */
+    public record Report(List<BenchmarkResult> results, Instant started, Duration took, String machine, String mode,
+                         String cluster) {
+        public String table() {
+            return ResultTable.render(results);
+        }
+    }
+
+    public Report run(BenchmarkOptions options, PrintStream out) {
+        Instant started = Instant.now();
+        long t0 = System.nanoTime();
+        String machine = MachineInfo.describe();
+        List<BenchmarkResult> results = new ArrayList<>();
+        String cluster;
+        try (EmbeddedKafka kafka = EmbeddedKafka.forTests()) {
+            cluster = kafka.isExternal() ? "external cluster " + kafka.bootstrapServers() : "embedded single-node KRaft broker in this JVM";
+            out.println("Gapless benchmarks, mode " + options.mode().name().toLowerCase() + ", " + cluster);
+            out.println(machine);
+            BenchmarkContext ctx = new BenchmarkContext(kafka, options.mode());
+            for (Benchmark b : benchmarks) {
+                if (!options.selected(b.name())) {
+                    continue;
+                }
+                long start = System.nanoTime();
+                log.info("{}: starting", b.name());
+                try {
+                    results.addAll(b.run(ctx));
+                } catch (RuntimeException e) {
+                    log.error("{}: failed", b.name(), e);
+                    BenchmarkResult failed = new BenchmarkResult(b.name()).metric("failed", e.getClass().getSimpleName());
+                    failed.row(new TableRow(b.name(), "FAILED: " + e, "", "", "", "", "failed"));
+                    results.add(failed);
+                }
+                log.info("{}: done in {} s", b.name(), String.format("%.1f", (System.nanoTime() - start) / 1e9));
+            }
+        }
+        Report report = new Report(results, started, Duration.ofNanos(System.nanoTime() - t0), machine,
+                options.mode().name().toLowerCase(), cluster);
+        out.println();
+        out.print(report.table());
+        out.println();
+        results.forEach(r -> out.println(r.resultLine()));
+        out.flush();
+        return report;
+    }
+}

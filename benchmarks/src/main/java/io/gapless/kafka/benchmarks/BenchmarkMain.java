@@ -1,0 +1,35 @@
+package io.gapless.kafka.benchmarks;
+
+import java.nio.file.Path;
+
+/**
+ * Runs the benchmarks and prints the table and the {@code RESULT} lines.
+ *
+ * <pre>
+ * mvn -B -q -pl benchmarks -am package -DskipTests exec:java                         # full run
+ * mvn -B -q -pl benchmarks -am package -DskipTests exec:java -Dexec.args="--quick"   # within 3 minutes
+ * </pre>
+ *
+ * A full run also writes its table into the file named by the system property
+ * {@value #RESULTS_PROPERTY} (the pom points it at {@code benchmarks/RESULTS.md}), or by
+ * {@code --results-file=<path>} in any mode.
+ */
+public final class BenchmarkMain {
+    static final String RESULTS_PROPERTY = "gapless.bench.results";
+
+    private BenchmarkMain() {
+    }
+
+    public static void main(String[] args) {
+        BenchmarkOptions options = BenchmarkOptions.parse(args);
+        BenchmarkHarness.Report report = BenchmarkHarness.all().run(options, System.out);
+        String file = options.resultsFile();
+        if (file == null && options.mode() == BenchmarkMode.FULL && options.only().equals(BenchmarkOptions.ALL)) {
+            file = System.getProperty(RESULTS_PROPERTY);
+        }
+        if (file != null && !file.isBlank()) {
+            ResultsFile.write(Path.of(file), report);
+            System.out.println("Table written to " + file);
+        }
+    }
+}

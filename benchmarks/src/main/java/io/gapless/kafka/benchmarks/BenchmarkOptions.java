@@ -1,0 +1,56 @@
+package io.gapless.kafka.benchmarks;
+
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Command-line options: {@code --quick} (within three minutes on two cores), {@code --smoke}
+ * (seconds; proves that everything runs), {@code --only=consume,expansion} (a subset),
+ * {@code --results-file=<path>} (write the table there, full runs only by default).
+ */
+public record BenchmarkOptions(BenchmarkMode mode, Set<String> only, String resultsFile) {
+    public static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList(
+            ConsumeBenchmark.NAME, ProduceBenchmark.NAME, ExpansionBenchmark.NAME, ShareEosBenchmark.NAME, LedgerBenchmark.NAME));
+
+    public static BenchmarkOptions parse(String... args) {
+        BenchmarkMode mode = BenchmarkMode.FULL;
+        Set<String> only = ALL;
+        String resultsFile = null;
+        for (String arg : args) {
+            for (String a : arg.trim().split("\\s+")) {
+                if (a.isEmpty()) {
+                    continue;
+                }
+                if (a.equals("--quick")) {
+                    mode = BenchmarkMode.QUICK;
+                } else if (a.equals("--smoke")) {
+                    mode = BenchmarkMode.SMOKE;
+                } else if (a.equals("--full")) {
+                    mode = BenchmarkMode.FULL;
+                } else if (a.startsWith("--only=")) {
+                    only = Arrays.stream(a.substring("--only=".length()).split(","))
+                            .map(s -> s.trim().toLowerCase(Locale.ROOT)).filter(s -> !s.isEmpty())
+                            .collect(Collectors.toCollection(LinkedHashSet::new));
+                    Set<String> unknown = new LinkedHashSet<>(only);
+                    unknown.removeAll(ALL);
+                    if (!unknown.isEmpty()) {
+                        throw new IllegalArgumentException("Unknown benchmark(s) " + unknown + "; known: " + ALL);
+                    }
+                } else if (a.startsWith("--results-file=")) {
+                    resultsFile = a.substring("--results-file=".length());
+                } else {
+                    throw new IllegalArgumentException("Unknown option '" + a + "'; use --quick, --smoke, --full, --only=" + String.join(",", ALL)
+                            + ", --results-file=<path>");
+                }
+            }
+        }
+        return new BenchmarkOptions(mode, only, resultsFile);
+    }
+
+    public boolean selected(String benchmark) {
+        return only.contains(benchmark);
+    }
+}

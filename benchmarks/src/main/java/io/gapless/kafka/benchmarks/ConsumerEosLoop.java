@@ -1,0 +1,64 @@
+package io.gapless.kafka.benchmarks;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Kafka's exactly-once loop for consumer groups: per batch, {@code beginTransaction}, send the
+ * outputs, then commit = {@code sendOffsetsToTransaction} + {@code commitTransaction}.
+ */
+public final class ConsumerEosLoop implements TransformLoop {
+
+    @Override
+    public String name() {
+        return "consumer_eos";
+    }
+
+    @Override
+    public LoopOutcome run(BenchmarkContext ctx, String input, String output, int records, int batch, int run) {
+        String group = ctx.unique("consumer-eos-" + run);
+        Map<String, Object> cc = ClientSettings.consumer(ctx.kafka(), group, "classic", "earliest");
+        cc.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batch);
+        cc.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Map<String, Object> pc = ClientSettings.producer(ctx.kafka());
+        pc.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, group + "-tx");
+        LoopTimer timer = new LoopTimer("consumer_eos run " + run);
+        try (Consumer<byte[], byte[]> consumer = new KafkaConsumer<>(cc);
+             Producer<byte[], byte[]> producer = new KafkaProducer<>(pc)) {
+            producer.initTransactions();
+            consumer.subscribe(List.of(input));
+            while (!timer.done(records)) {
+                ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(100));
+                if (polled.isEmpty()) {
+                    continue;
+                }
+                timer.batch(polled.count());
+                producer.beginTransaction();
+                Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+                for (ConsumerRecord<byte[], byte[]> r : polled) {
+                    producer.send(new ProducerRecord<>(output, r.partition(), r.key(), TransformLoop.transform(r.value())));
+                    offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+                }
+                long began = System.nanoTime();
+                producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
+                producer.commitTransaction();
+                timer.commit(began);
+            }
+        }
+        return timer.outcome();
+    }
+}

@@ -1,0 +1,75 @@
+package io.gapless.kafka.benchmarks;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.ShareConsumer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The SDK's transactional share loop (KIP-1289 emulated by the ack ledger): per batch,
+ * {@code beginTransaction}, send the outputs, then commit = {@code sendShareAcknowledgementsToTransaction}
+ * + {@code commitTransaction} (which, after the commit, acknowledges the records on the share consumer).
+ */
+public final class LedgerShareLoop implements TransformLoop {
+    /** The acknowledgement mode the SDK's share consumer adds for transactional acknowledgements. */
+    static final String TRANSACTIONAL_MODE = "transactional";
+
+    private final ShareSdk sdk;
+    private long commits;
+
+    public LedgerShareLoop(ShareSdk sdk) {
+        this.sdk = sdk;
+    }
+
+    @Override
+    public String name() {
+        return "ledger";
+    }
+
+    /** Transactions committed by every run of this loop so far. */
+    public long totalCommits() {
+        return commits;
+    }
+
+    @Override
+    public LoopOutcome run(BenchmarkContext ctx, String input, String output, int records, int batch, int run) {
+        String group = ctx.unique("share-ledger-" + run);
+        ShareGroups.startFromEarliest(ctx.kafka(), group);
+        Map<String, Object> cc = ShareGroups.consumer(ctx.kafka(), group, batch);
+        cc.put("share.acknowledgement.mode", TRANSACTIONAL_MODE);
+        Map<String, Object> pc = ClientSettings.producer(ctx.kafka());
+        pc.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, group + "-tx");
+        LoopTimer timer = new LoopTimer("ledger run " + run);
+        try (ShareConsumer<byte[], byte[]> consumer = sdk.newConsumer(cc, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+             Producer<byte[], byte[]> producer = sdk.newProducer(pc, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.initTransactions();
+            consumer.subscribe(List.of(input));
+            while (!timer.done(records)) {
+                ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(100));
+                if (polled.isEmpty()) {
+                    continue;
+                }
+                timer.batch(polled.count());
+                producer.beginTransaction();
+                for (ConsumerRecord<byte[], byte[]> r : polled) {
+                    producer.send(new ProducerRecord<>(output, r.partition(), r.key(), TransformLoop.transform(r.value())));
+                }
+                long began = System.nanoTime();
+                sdk.sendAcceptsToTransaction(producer, consumer, polled);
+                producer.commitTransaction();
+                timer.commit(began);
+            }
+        }
+        LoopOutcome outcome = timer.outcome();
+        commits += outcome.commits();
+        return outcome;
+    }
+}

@@ -1,0 +1,14 @@
+package io.gapless.kafka.benchmarks;
+
+/**
+ * One run of a consume-transform-produce loop.
+ *
+ * @param recordsPerSecond input records divided by the time from the first non-empty poll to the last commit
+ * @param commitP50Micros  median commit latency (what the variant does to make a batch durable, see its class)
+ * @param commitP99Micros  99th percentile of the same
+ * @param averageBatch     input records per commit
+ * @param commits          commits in the run
+ */
+public record LoopOutcome(double recordsPerSecond, double commitP50Micros, double commitP99Micros, double averageBatch,
+                          long commits) {
+}

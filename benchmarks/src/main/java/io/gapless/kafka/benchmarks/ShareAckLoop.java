@@ -1,0 +1,53 @@
+package io.gapless.kafka.benchmarks;
+
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.clients.consumer.ShareConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Plain Kafka share consumer, explicit acknowledgements, no transaction (at least once): per
+ * batch, send the outputs, acknowledge every record, then commit = {@code producer.flush()} +
+ * {@code consumer.commitSync()}.
+ */
+public final class ShareAckLoop implements TransformLoop {
+
+    @Override
+    public String name() {
+        return "share_plain";
+    }
+
+    @Override
+    public LoopOutcome run(BenchmarkContext ctx, String input, String output, int records, int batch, int run) {
+        String group = ctx.unique("share-plain-" + run);
+        ShareGroups.startFromEarliest(ctx.kafka(), group);
+        LoopTimer timer = new LoopTimer("share_plain run " + run);
+        try (ShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(ShareGroups.consumer(ctx.kafka(), group, batch));
+             Producer<byte[], byte[]> producer = new KafkaProducer<>(ClientSettings.producer(ctx.kafka()))) {
+            consumer.subscribe(List.of(input));
+            while (!timer.done(records)) {
+                ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(100));
+                if (polled.isEmpty()) {
+                    continue;
+                }
+                timer.batch(polled.count());
+                for (ConsumerRecord<byte[], byte[]> r : polled) {
+                    producer.send(new ProducerRecord<>(output, r.partition(), r.key(), TransformLoop.transform(r.value())));
+                    consumer.acknowledge(r, AcknowledgeType.ACCEPT);
+                }
+                long began = System.nanoTime();
+                producer.flush();
+                consumer.commitSync();
+                timer.commit(began);
+            }
+        }
+        return timer.outcome();
+    }
+}

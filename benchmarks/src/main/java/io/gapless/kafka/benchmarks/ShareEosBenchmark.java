@@ -1,0 +1,111 @@
+package io.gapless.kafka.benchmarks;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A consume-transform-produce loop at equal batch sizes in three variants: a share consumer with
+ * explicit acknowledgements and no transaction ({@link ShareAckLoop}), the SDK's transactional
+ * share acknowledgements over the ack ledger ({@link LedgerShareLoop}), and Kafka's consumer-group
+ * exactly-once loop ({@link ConsumerEosLoop}). Runs rotate through the variants.
+ */
+public final class ShareEosBenchmark implements Benchmark {
+    static final String NAME = "share-eos";
+    static final double TARGET_RATIO = 0.8;
+    private static final Logger log = LoggerFactory.getLogger(ShareEosBenchmark.class);
+    private static final int PARTITIONS = 4;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public List<BenchmarkResult> run(BenchmarkContext ctx) {
+        BenchmarkMode mode = ctx.mode();
+        StringBuilder missing = new StringBuilder();
+        Optional<ShareSdk> sdk = ShareSdk.load(missing);
+        List<TransformLoop> loops = new ArrayList<>(List.of(new ShareAckLoop(), new ConsumerEosLoop()));
+        sdk.ifPresentOrElse(s -> loops.add(new LedgerShareLoop(s)),
+                () -> log.info("share-eos: the ledger variant is skipped, SDK share API not built yet ({})", missing));
+        int records = mode.shareEosRecords();
+        String input = ctx.unique("share-eos-in");
+        TopicLoader.load(ctx.kafka(), input, PARTITIONS, records);
+        Map<String, List<LoopOutcome>> outcomes = new LinkedHashMap<>();
+        Map<String, String> outputs = new LinkedHashMap<>();
+        for (TransformLoop loop : loops) {
+            outcomes.put(loop.name(), new ArrayList<>());
+            String output = ctx.unique("share-eos-out-" + loop.name().replace('_', '-'));
+            ctx.kafka().createTopic(output, PARTITIONS);
+            outputs.put(loop.name(), output);
+        }
+        int rounds = mode.warmupPairs() + mode.pairs();
+        int run = 0;
+        for (int round = 0; round < rounds; round++) {
+            boolean warmup = round < mode.warmupPairs();
+            log.info("share-eos: {} round {}/{}", warmup ? "warm-up" : "measured", round + 1, rounds);
+            for (int i = 0; i < loops.size(); i++) {
+                TransformLoop loop = loops.get((i + round) % loops.size());
+                LoopOutcome o = loop.run(ctx, input, outputs.get(loop.name()), records, mode.eosBatch(), run++);
+                if (!warmup) {
+                    outcomes.get(loop.name()).add(o);
+                }
+            }
+        }
+        List<String> topics = new ArrayList<>(outputs.values());
+        topics.add(input);
+        ctx.kafka().deleteTopics(topics.toArray(String[]::new));
+        return List.of(result(outcomes, records, mode.eosBatch(), missing.toString()));
+    }
+
+    private static BenchmarkResult result(Map<String, List<LoopOutcome>> outcomes, int records, int batch, String missing) {
+        BenchmarkResult r = new BenchmarkResult(NAME).metric("records", records).metric("batch", batch)
+                .metric("runs", outcomes.get("consumer_eos").size());
+        Map<String, Double> rates = new LinkedHashMap<>();
+        for (Map.Entry<String, List<LoopOutcome>> e : outcomes.entrySet()) {
+            String v = e.getKey();
+            List<LoopOutcome> runs = e.getValue();
+            double rate = Stats.median(runs, LoopOutcome::recordsPerSecond);
+            rates.put(v, rate);
+            r.metric(v + "_records_per_s", rate)
+                    .metric(v + "_commit_p50_us", Stats.median(runs, LoopOutcome::commitP50Micros))
+                    .metric(v + "_commit_p99_us", Stats.median(runs, LoopOutcome::commitP99Micros))
+                    .metric(v + "_avg_batch", Stats.median(runs, LoopOutcome::averageBatch));
+        }
+        double eos = rates.get("consumer_eos");
+        List<LoopOutcome> eosRuns = outcomes.get("consumer_eos");
+        String eosLatency = latency(eosRuns);
+        String figure = "records/s, " + records + " x 100 B, batch " + batch + " (median of " + eosRuns.size() + ")";
+        if (rates.containsKey("ledger")) {
+            double ledger = rates.get("ledger");
+            double ratio = Stats.ratio(ledger, eos);
+            r.metric("ratio", Format.ratio(ratio));
+            r.row(TableRow.checked(NAME, "ledger EOS vs consumer-group EOS: " + figure, Format.rate(eos), Format.rate(ledger),
+                    "ratio " + Format.ratio(ratio), "ratio >= " + TARGET_RATIO, ratio >= TARGET_RATIO));
+            r.row(TableRow.info(NAME, "commit latency p50 / p99", eosLatency, latency(outcomes.get("ledger")), ""));
+        } else {
+            r.metric("ledger", "skipped").metric("ledger_skipped", "not-yet-built");
+            r.row(new TableRow(NAME, "ledger EOS vs consumer-group EOS: " + figure, Format.rate(eos),
+                    "skipped (" + missing + " not built yet)", "", "ratio >= " + TARGET_RATIO, "not run"));
+            r.row(TableRow.info(NAME, "commit latency p50 / p99", eosLatency, "skipped", ""));
+        }
+        double share = rates.get("share_plain");
+        r.metric("share_plain_vs_consumer_eos", Format.ratio(Stats.ratio(share, eos)));
+        r.row(TableRow.info(NAME, "share consumer, explicit acks, no transaction: " + figure, Format.rate(eos)
+                + " (consumer EOS)", Format.rate(share) + " (Kafka share, at-least-once)", "ratio " + Format.ratio(Stats.ratio(share, eos))));
+        r.row(TableRow.info(NAME, "share consumer, no transaction: commit latency p50 / p99", eosLatency + " (consumer EOS)",
+                latency(outcomes.get("share_plain")) + " (Kafka share)", ""));
+        return r;
+    }
+
+    private static String latency(List<LoopOutcome> runs) {
+        return Format.micros(Stats.median(runs, LoopOutcome::commitP50Micros)) + " / "
+                + Format.micros(Stats.median(runs, LoopOutcome::commitP99Micros));
+    }
+}

@@ -1,0 +1,36 @@
+package io.gapless.kafka.benchmarks;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/** Medians and other small statistics over the runs of a benchmark. */
+public final class Stats {
+    private Stats() {
+    }
+
+    /** The median of {@code values} (mean of the middle two for an even count); NaN when empty or all NaN. */
+    public static double median(double... values) {
+        double[] v = Arrays.stream(values).filter(d -> !Double.isNaN(d)).sorted().toArray();
+        if (v.length == 0) {
+            return Double.NaN;
+        }
+        int mid = v.length / 2;
+        return v.length % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+    }
+
+    /** The median of one figure over runs. */
+    public static <T> double median(List<T> runs, ToDoubleFunction<T> figure) {
+        return median(runs.stream().mapToDouble(figure).toArray());
+    }
+
+    /** The largest value of one figure over runs; NaN when empty. */
+    public static <T> double max(List<T> runs, ToDoubleFunction<T> figure) {
+        return runs.stream().mapToDouble(figure).max().orElse(Double.NaN);
+    }
+
+    /** {@code sdk / plain}, NaN when either is unknown or plain is zero. */
+    public static double ratio(double sdk, double plain) {
+        return Double.isNaN(sdk) || Double.isNaN(plain) || plain == 0 ? Double.NaN : sdk / plain;
+    }
+}

@@ -1,0 +1,22 @@
+package io.gapless.kafka.benchmarks;
+
+/**
+ * One row of the printed results table: a figure measured for plain Kafka and for the SDK, how
+ * they relate (a ratio or a difference), the target and whether it is met.
+ *
+ * @param status {@code met}, {@code MISSED}, {@code info} or empty
+ */
+public record TableRow(String benchmark, String figure, String plain, String sdk, String relation, String target,
+                       String status) {
+
+    /** A row with a target: {@code met} when {@code ok}, {@code MISSED} otherwise. */
+    public static TableRow checked(String benchmark, String figure, String plain, String sdk, String relation,
+                                   String target, boolean ok) {
+        return new TableRow(benchmark, figure, plain, sdk, relation, target, ok ? "met" : "MISSED");
+    }
+
+    /** A row without a target. */
+    public static TableRow info(String benchmark, String figure, String plain, String sdk, String relation) {
+        return new TableRow(benchmark, figure, plain, sdk, relation, "", "");
+    }
+}
