@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 
 /**
@@ -69,7 +70,10 @@ public final class ExpansionRun {
 
             ExpansionOutcome outcome;
             try (TrickleProducer trickle = new TrickleProducer(kafka, topic, INITIAL_PARTITIONS, FINAL_PARTITIONS, TRICKLE_INTERVAL_NANOS)) {
-                pollFor(consumer, delivered, Duration.ofMillis(200));
+                // Classic consumers find added partitions on their metadata refresh (1 s here), consumer-protocol
+                // members on a heartbeat: expand at a random phase of that cycle, the same phase for both
+                // variants of a pair, so neither is favoured by when its first poll happened to end.
+                pollFor(consumer, delivered, Duration.ofMillis(200 + new Random(run / 2).nextInt(1000)));
                 long expandedAt = System.nanoTime();
                 kafka.addPartitions(topic, FINAL_PARTITIONS);
                 trickle.partitions(FINAL_PARTITIONS);

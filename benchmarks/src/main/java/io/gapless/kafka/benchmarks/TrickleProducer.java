@@ -2,11 +2,13 @@ package io.gapless.kafka.benchmarks;
 
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -29,7 +31,13 @@ public final class TrickleProducer implements AutoCloseable {
     private volatile boolean running = true;
 
     public TrickleProducer(EmbeddedKafka kafka, String topic, int initialPartitions, int maxPartitions, long intervalNanos) {
-        this.producer = new KafkaProducer<>(ClientSettings.producer(kafka));
+        Map<String, Object> settings = ClientSettings.producer(kafka);
+        // One request in flight: a partition that was just created can answer NOT_LEADER_OR_FOLLOWER to the
+        // first batch while later pipelined batches land; the idempotent producer then retries with
+        // OUT_OF_ORDER_SEQUENCE_NUMBER until the delivery timeout (seen on 4.4 with an in-JVM broker).
+        settings.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        settings.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        this.producer = new KafkaProducer<>(settings);
         this.topic = topic;
         this.intervalNanos = intervalNanos;
         this.produced = new AtomicLongArray(maxPartitions);
