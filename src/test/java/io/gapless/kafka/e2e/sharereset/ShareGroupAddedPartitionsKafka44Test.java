@@ -1,5 +1,6 @@
 package io.gapless.kafka.e2e.sharereset;
 
+import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
 import org.junit.jupiter.api.AfterAll;
@@ -40,6 +41,13 @@ class ShareGroupAddedPartitionsKafka44Test {
     @Test
     void partitionsAddedWhileTheGroupIsEmptyLoseNothing() throws Exception {
         ShareResetScenarios.Result r = scenarios.growWhileGroupIsEmpty("implicit");
+        assertEquals(4 * BATCH_PER_PARTITION, r.deliveredFrom(r.delivered().keySet()), r.toString());
+        assertEquals(0, r.totalDuplicates(), r.toString());
+    }
+
+    @Test
+    void partitionsAddedWhileTheGroupIsEmptyStartAtZeroWithByDurationToo() throws Exception {
+        ShareResetScenarios.Result r = scenarios.growWhileGroupIsEmpty("implicit", ResetPolicy.byDuration(java.time.Duration.ZERO));
         assertEquals(4 * BATCH_PER_PARTITION, r.deliveredFrom(r.delivered().keySet()), r.toString());
         assertEquals(0, r.totalDuplicates(), r.toString());
     }

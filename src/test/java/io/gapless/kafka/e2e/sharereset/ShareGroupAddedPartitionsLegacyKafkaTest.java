@@ -1,5 +1,6 @@
 package io.gapless.kafka.e2e.sharereset;
 
+import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.testkit.legacy.LegacyKafka;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -58,6 +59,13 @@ class ShareGroupAddedPartitionsLegacyKafkaTest {
         ShareResetScenarios.Result r = scenarios.growWhileGroupIsEmpty("implicit");
         assertEquals(2 * BATCH_PER_PARTITION, r.deliveredFromPartitionIds(0, 1), "old partitions lose nothing: " + r);
         assertEquals(0, r.deliveredFromPartitionIds(2, 3), "4.3 applies latest to added partitions: " + r);
+        assertEquals(0, r.totalDuplicates(), r.toString());
+    }
+
+    @Test
+    void partitionsAddedWhileTheGroupIsEmptyFollowTheBasePolicyWhateverItIs() throws Exception {
+        ShareResetScenarios.Result r = scenarios.growWhileGroupIsEmpty("implicit", ResetPolicy.EARLIEST);
+        assertEquals(4 * BATCH_PER_PARTITION, r.deliveredFrom(r.delivered().keySet()), "earliest: nothing lost: " + r);
         assertEquals(0, r.totalDuplicates(), r.toString());
     }
 

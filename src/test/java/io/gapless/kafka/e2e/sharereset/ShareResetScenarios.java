@@ -88,8 +88,16 @@ final class ShareResetScenarios implements AutoCloseable {
         }
     }
 
-    /** Topic grown 2 -> 4 while the group has no member; a member joins afterwards. */
+    /** Topic grown 2 -> 4 while the group (latest) has no member; a member joins afterwards. */
     Result growWhileGroupIsEmpty(String ackMode) throws Exception {
+        return growWhileGroupIsEmpty(ackMode, ResetPolicy.LATEST);
+    }
+
+    /**
+     * Topic grown 2 -> 4 while the group has no member; a member joins afterwards. The policy
+     * changes after the warm-up, so the old partitions are initialized either way.
+     */
+    Result growWhileGroupIsEmpty(String ackMode, ResetPolicy policyForNewPartitions) throws Exception {
         String topic = createTopic("grow-empty", 2);
         String group = latestGroup("grow-empty");
         DeliveryTally tally = new DeliveryTally();
@@ -98,11 +106,12 @@ final class ShareResetScenarios implements AutoCloseable {
             warmUp(consumer, tally, partitions(topic, 0, 1));
         }
         awaitEmpty(group);
+        ShareGroupSettings.forGroup(admin, group).update().autoOffsetReset(policyForNewPartitions).apply();
         grow(topic, 4);
         produceBatch(partitions(topic, 0, 1, 2, 3));
         try (Member consumer = consumer(group, ackMode)) {
             consumer.consumer().subscribe(List.of(topic));
-            return measure("grow-empty/" + ackMode, consumer, tally, partitions(topic, 0, 1, 2, 3), partitions(topic, 2, 3));
+            return measure("grow-empty/" + ackMode + "/" + policyForNewPartitions, consumer, tally, partitions(topic, 0, 1, 2, 3), partitions(topic, 2, 3));
         }
     }
 
