@@ -106,6 +106,10 @@ public final class ShareGroupSettings {
         return new ShareGroupConfigSnapshot(groupId, entries);
     }
 
+    Duration timeout() {
+        return timeout;
+    }
+
     ConfigResource resource() {
         return new ConfigResource(ConfigResource.Type.GROUP, groupId);
     }

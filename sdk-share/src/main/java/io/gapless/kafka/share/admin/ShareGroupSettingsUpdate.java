@@ -164,6 +164,11 @@ public final class ShareGroupSettingsUpdate {
      * Checks the whole update, then applies it in one {@code incrementalAlterConfigs} request.
      * When any check fails nothing is changed, including the update's valid settings.
      *
+     * <p>Brokers apply group configs from the cluster metadata log, a moment after the request
+     * succeeds; a share-partition initialized in that moment would still use the old
+     * {@code share.auto.offset.reset}. So this method returns once {@code describeConfigs} reports
+     * the new values (or logs a warning when they do not show within the timeout).
+     *
      * @throws ConfigException                        a value is out of the broker's bounds
      * @throws UnsupportedShareGroupSettingException the broker does not know a setting
      * @throws InvalidConfigurationException          the broker rejects the batch for another reason
@@ -176,6 +181,38 @@ public final class ShareGroupSettingsUpdate {
         }
         settings.alter(ops, false);
         log.info("Share group '{}': set {}{}", settings.groupId(), sets, unsets.isEmpty() ? "" : ", removed " + unsets);
+        awaitVisible();
+    }
+
+    private void awaitVisible() {
+        long deadline = System.nanoTime() + settings.timeout().toNanos();
+        while (true) {
+            ShareGroupConfigSnapshot now = settings.describe();
+            if (isVisible(now)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                log.warn("Share group '{}': the broker accepted the update but still describes {} after {}", settings.groupId(), now,
+                        settings.timeout());
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new org.apache.kafka.common.errors.InterruptException("Interrupted while waiting for the update of share group "
+                        + settings.groupId() + " to show", e);
+            }
+        }
+    }
+
+    private boolean isVisible(ShareGroupConfigSnapshot now) {
+        for (Map.Entry<ShareGroupSetting, String> e : sets.entrySet()) {
+            if (!now.isSetOnGroup(e.getKey()) || !now.value(e.getKey()).map(e.getValue()::equals).orElse(false)) {
+                return false;
+            }
+        }
+        return unsets.stream().noneMatch(now::isSetOnGroup);
     }
 
     private List<AlterConfigOp> check() {

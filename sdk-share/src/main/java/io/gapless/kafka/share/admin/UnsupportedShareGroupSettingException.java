@@ -13,8 +13,11 @@ import java.util.List;
 public class UnsupportedShareGroupSettingException extends UnsupportedVersionException {
     private static final long serialVersionUID = 1L;
 
+    /** The settings the broker does not know. */
     private final transient List<ShareGroupSetting> settings;
+    /** Their config keys. */
     private final List<String> keys;
+    /** The broker's release as far as it could be discovered. */
     private final String brokerVersion;
 
     /**

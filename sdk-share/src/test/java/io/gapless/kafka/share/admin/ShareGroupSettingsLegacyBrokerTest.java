@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** ShareGroupSettings against an older broker (Kafka 4.3.1 in a child JVM). */
+/** ShareGroupSettings against an older broker (by default Kafka 4.3.1, in a child JVM). */
 class ShareGroupSettingsLegacyBrokerTest {
     private static LegacyKafka legacy;
     private static Admin admin;
@@ -59,7 +59,8 @@ class ShareGroupSettingsLegacyBrokerTest {
                         .deadLetterQueueCopyRecordEnabled(true).newPartitionsAutoOffsetReset(ResetPolicy.EARLIEST).apply());
         assertEquals(List.of(ShareGroupSetting.AUTO_OFFSET_RESET_NEW_PARTITIONS, ShareGroupSetting.DEAD_LETTER_QUEUE_TOPIC_NAME,
                 ShareGroupSetting.DEAD_LETTER_QUEUE_COPY_RECORD_ENABLE), e.settings());
-        assertTrue(e.brokerVersion().startsWith("Kafka 4.3 (metadata.version 4.3-IV0"), e.brokerVersion());
+        String release = legacy.kafkaVersion().substring(0, 3);
+        assertTrue(e.brokerVersion().startsWith("Kafka " + release + " (metadata.version " + legacy.metadataVersion()), e.brokerVersion());
         assertTrue(e.getMessage().contains("errors.deadletterqueue.topic.name"), e.getMessage());
         assertEquals(OptionalInt.of(5), settings.describe().deliveryCountLimit(), "nothing else of the update applied");
     }
