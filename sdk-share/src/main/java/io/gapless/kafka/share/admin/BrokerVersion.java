@@ -35,7 +35,12 @@ final class BrokerVersion {
     static BrokerVersion from(FeatureMetadata features) {
         FinalizedVersionRange finalized = features.finalizedFeatures().get(METADATA_VERSION);
         SupportedVersionRange supported = features.supportedFeatures().get(METADATA_VERSION);
-        return new BrokerVersion(finalized == null ? -1 : finalized.maxVersionLevel(), supported == null ? -1 : supported.maxVersion());
+        return of(finalized == null ? -1 : finalized.maxVersionLevel(), supported == null ? -1 : supported.maxVersion());
+    }
+
+    /** From feature levels directly; -1 for a level the broker did not report. */
+    static BrokerVersion of(int finalizedLevel, int supportedMaxLevel) {
+        return new BrokerVersion(finalizedLevel, supportedMaxLevel);
     }
 
     static BrokerVersion unknown() {
