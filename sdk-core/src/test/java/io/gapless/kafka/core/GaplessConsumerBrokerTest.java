@@ -36,6 +36,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -352,32 +353,20 @@ class GaplessConsumerBrokerTest {
         }
     }
 
-    @Test
-    void aBaselineTopicWithTheWrongCleanupPolicyFailsClearlyAndPositionsNothing() throws Exception {
+    @ParameterizedTest(name = "group.protocol={0}")
+    @ValueSource(strings = {"classic", "consumer"})
+    void aBaselineTopicWithTheWrongCleanupPolicyFailsClearlyAndPositionsNothing(String protocol) throws Exception {
         String topic = TestTopics.unique("badbase");
         String baselines = TestTopics.unique("baselines-delete");
         String group = TestTopics.unique("g");
         kafka.createTopic(topic, 1);
         kafka.createTopic(baselines, 1, Map.of("cleanup.policy", "delete"));
-        Properties p = props(group, "classic", "latest", "earliest");
+        Properties p = props(group, protocol, "latest", "earliest");
         p.put("gapless.baseline.topic", baselines);
         try (GaplessConsumer<String, String> consumer = new GaplessConsumer<>(p)) {
             consumer.subscribe(List.of(topic));
-            BaselineUnavailableException e = assertThrows(BaselineUnavailableException.class, () -> {
-                long deadline = System.nanoTime() + WAIT.toNanos();
-                while (System.nanoTime() < deadline) {
-                    try {
-                        consumer.poll(Duration.ofMillis(200));
-                    } catch (org.apache.kafka.common.KafkaException ke) {
-                        // the classic consumer wraps a rebalance-callback failure; the SDK's own is the cause
-                        Throwable t = ke;
-                        while (t != null && !(t instanceof BaselineUnavailableException)) {
-                            t = t.getCause();
-                        }
-                        throw t != null ? (BaselineUnavailableException) t : ke;
-                    }
-                }
-            });
+            BaselineUnavailableException e = assertInstanceOf(BaselineUnavailableException.class,
+                    PollFailures.firstFailure(consumer, Duration.ofSeconds(30)));
             assertTrue(e.getMessage().contains(baselines) && e.getMessage().contains("cleanup.policy"), e.getMessage());
         }
         assertTrue(kafka.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().isEmpty(),

@@ -42,7 +42,7 @@ import java.util.concurrent.TimeoutException;
  * group's partition of it, and the facts about user topics that classification needs. Not
  * thread-safe: owned by one consumer, used from its polling thread.
  */
-public final class BaselineStore implements AutoCloseable {
+public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core.internal.PolicyOffsets.Lookup {
     private static final Logger log = LoggerFactory.getLogger(BaselineStore.class);
     /** Partitions of a baseline topic the SDK creates; a group's records all go to one of them. */
     static final int CREATED_PARTITIONS = 4;
@@ -210,6 +210,7 @@ public final class BaselineStore implements AutoCloseable {
     }
 
     /** Log start offsets, for policies that resolve to {@code earliest}. */
+    @Override
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
         try {
             ensureOpen();
@@ -220,6 +221,7 @@ public final class BaselineStore implements AutoCloseable {
     }
 
     /** Log end offsets, for policies that resolve to {@code latest}. */
+    @Override
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
         try {
             ensureOpen();
@@ -230,6 +232,7 @@ public final class BaselineStore implements AutoCloseable {
     }
 
     /** The first offset at or after {@code timeMs} per partition; absent where no record is that recent. */
+    @Override
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> times) {
         try {
             ensureOpen();
