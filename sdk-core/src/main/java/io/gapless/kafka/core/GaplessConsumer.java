@@ -85,7 +85,9 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
     private final ResetMetrics resetMetrics;
     private final BaselineUnavailablePolicy unavailablePolicy;
     private final Set<String> registeredTopics = new HashSet<>();
+    private final String clientId;
     private Set<String> pendingManualTopics = Set.of();
+    private Thread warmUp;
 
     /** Same as {@link KafkaConsumer#KafkaConsumer(Map)}, plus the SDK's settings. */
     public GaplessConsumer(Map<String, Object> configs) {
@@ -119,6 +121,7 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
         this.unavailablePolicy = config.baselineUnavailablePolicy();
         Map<String, Object> delegateConfig = GaplessConsumerConfig.withoutSdkKeys(userConfig);
         String clientId = clientId(userConfig);
+        this.clientId = clientId;
         switch (decision.kind()) {
             case NATIVE -> delegateConfig.put(GaplessConsumerConfig.AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, newPolicy.orElseThrow().toString());
             case EMULATE -> delegateConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, ResetPolicy.NONE.toString());
@@ -218,6 +221,7 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
             }
             return;
         }
+        startWarmUp();
         resetHandler.forgetAll();
         delegate.subscribe(topics, wrap(callback));
     }
@@ -228,6 +232,7 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
             delegate.subscribe(pattern, callback);
             return;
         }
+        startWarmUp();
         resetHandler.forgetAll();
         delegate.subscribe(pattern, wrap(callback));
     }
@@ -238,6 +243,7 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
             delegate.subscribe(pattern);
             return;
         }
+        startWarmUp();
         resetHandler.forgetAll();
         delegate.subscribe(pattern, wrap(null));
     }
@@ -248,6 +254,7 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
             delegate.subscribe(pattern, callback);
             return;
         }
+        startWarmUp();
         resetHandler.forgetAll();
         delegate.subscribe(pattern, wrap(callback));
     }
@@ -258,6 +265,7 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
             delegate.subscribe(pattern);
             return;
         }
+        startWarmUp();
         resetHandler.forgetAll();
         delegate.subscribe(pattern, wrap(null));
     }
@@ -265,6 +273,7 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
     @Override
     public void assign(Collection<TopicPartition> partitions) {
         if (emulating()) {
+            startWarmUp();
             resetHandler.forgetAll();
             pendingManualTopics = partitions.stream().map(TopicPartition::topic).collect(Collectors.toSet());
         }
@@ -311,6 +320,15 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
             delegate.close(option);
         } finally {
             closeQuietly();
+        }
+    }
+
+    /** Opens the baseline's clients while the consumer joins its group, off the polling thread. */
+    private void startWarmUp() {
+        if (warmUp == null) {
+            warmUp = new Thread(classifier.store()::warmUp, "gapless-baseline-warmup-" + clientId);
+            warmUp.setDaemon(true);
+            warmUp.start();
         }
     }
 

@@ -39,10 +39,11 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Kafka I/O for one group's baseline: the compacted baseline topic (created on first use), the
- * group's partition of it, and the facts about user topics that classification needs. Not
- * thread-safe: owned by one consumer, used from its polling thread.
+ * group's partition of it, and the facts about user topics that classification needs. Owned by
+ * one consumer; its methods hold the store's monitor so that the consumer can warm it up in the
+ * background while it joins its group.
  */
-public final class BaselineStore implements AutoCloseable {
+public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core.internal.PolicyOffsets.Lookup {
     private static final Logger log = LoggerFactory.getLogger(BaselineStore.class);
     /** Partitions of a baseline topic the SDK creates; a group's records all go to one of them. */
     static final int CREATED_PARTITIONS = 4;
@@ -53,6 +54,7 @@ public final class BaselineStore implements AutoCloseable {
     private final Duration timeout;
     private final Runnable onRead;
     private final Runnable onWrite;
+    private final GroupType groupType;
 
     private Admin admin;
     private KafkaProducer<byte[], byte[]> producer;
@@ -67,6 +69,20 @@ public final class BaselineStore implements AutoCloseable {
      */
     public BaselineStore(String topic, String group, Map<String, Object> connection, Duration timeout,
                          Runnable onRead, Runnable onWrite) {
+        this(topic, group, GroupType.CONSUMER, connection, timeout, onRead, onWrite);
+    }
+
+    /** Which kind of group the baseline belongs to: it decides how the upgrade rule looks for existing progress. */
+    public enum GroupType {
+        /** A consumer group (or a Streams application): progress is committed offsets. */
+        CONSUMER,
+        /** A share group: progress is initialized share-partition start offsets. */
+        SHARE
+    }
+
+    public BaselineStore(String topic, String group, GroupType groupType, Map<String, Object> connection, Duration timeout,
+                         Runnable onRead, Runnable onWrite) {
+        this.groupType = groupType;
         this.topic = topic;
         this.group = group;
         this.connection = connection;
@@ -84,8 +100,21 @@ public final class BaselineStore implements AutoCloseable {
         return group;
     }
 
+    /**
+     * Opens the clients, creates or checks the topic and reads the group's records, so that the
+     * first assignment pays only for what is left. Failures are left for the real call to report.
+     */
+    public synchronized void warmUp() {
+        try {
+            read();
+            producer.partitionsFor(topic);
+        } catch (RuntimeException e) {
+            log.debug("Warming up the baseline of group {} failed; the first real use reports it", group, e);
+        }
+    }
+
     /** Reads the group's partition from where the last read stopped up to its current end. */
-    public GroupBaseline read() {
+    public synchronized GroupBaseline read() {
         try {
             ensureOpen();
             long end = reader.endOffsets(List.of(groupPartition), timeout).get(groupPartition);
@@ -111,7 +140,7 @@ public final class BaselineStore implements AutoCloseable {
     }
 
     /** Appends records to the group's partition and waits until they are acknowledged by all in-sync replicas. */
-    public void append(List<BaselineRecord> records) {
+    public synchronized void append(List<BaselineRecord> records) {
         try {
             ensureOpen();
             List<Future<?>> sends = new ArrayList<>();
@@ -130,7 +159,7 @@ public final class BaselineStore implements AutoCloseable {
     }
 
     /** Current id and partition count of user topics; topics that do not exist are left out. */
-    public Map<String, TopicDescription> describeTopics(Collection<String> topics) {
+    public synchronized Map<String, TopicDescription> describeTopics(Collection<String> topics) {
         try {
             ensureAdmin();
             Map<String, TopicDescription> out = new HashMap<>();
@@ -150,10 +179,18 @@ public final class BaselineStore implements AutoCloseable {
         }
     }
 
-    /** Whether the group has committed offsets (it existed before it used the SDK: KIP-1327's upgrade rule). */
-    public boolean groupHasCommittedOffsets() {
+    /**
+     * Whether the group already made progress before it used the SDK (KIP-1327's upgrade rule):
+     * committed offsets for a consumer group, initialized start offsets for a share group.
+     */
+    public synchronized boolean groupHasCommittedOffsets() {
         try {
             ensureAdmin();
+            if (groupType == GroupType.SHARE) {
+                return admin.listShareGroupOffsets(Map.of(group, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()))
+                        .partitionsToOffsetInfo(group).get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .values().stream().anyMatch(java.util.Objects::nonNull);
+            }
             return !admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS).isEmpty();
         } catch (Exception e) {
@@ -165,7 +202,7 @@ public final class BaselineStore implements AutoCloseable {
      * Whether {@code partition} holds no record older than {@code timeMs}: empty, or its first
      * record at or after that time is its first record.
      */
-    public Map<TopicPartition, Boolean> noRecordBefore(Collection<TopicPartition> partitions, long timeMs) {
+    public synchronized Map<TopicPartition, Boolean> noRecordBefore(Collection<TopicPartition> partitions, long timeMs) {
         try {
             ensureOpen();
             Map<TopicPartition, Long> query = new HashMap<>();
@@ -183,6 +220,39 @@ public final class BaselineStore implements AutoCloseable {
             return out;
         } catch (Exception e) {
             throw unavailable("look up record times of " + partitions + " for", e);
+        }
+    }
+
+    /** Log start offsets, for policies that resolve to {@code earliest}. */
+    @Override
+    public synchronized Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
+        try {
+            ensureOpen();
+            return reader.beginningOffsets(partitions, timeout);
+        } catch (Exception e) {
+            throw unavailable("look up start offsets of " + partitions + " for", e);
+        }
+    }
+
+    /** Log end offsets, for policies that resolve to {@code latest}. */
+    @Override
+    public synchronized Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
+        try {
+            ensureOpen();
+            return reader.endOffsets(partitions, timeout);
+        } catch (Exception e) {
+            throw unavailable("look up end offsets of " + partitions + " for", e);
+        }
+    }
+
+    /** The first offset at or after {@code timeMs} per partition; absent where no record is that recent. */
+    @Override
+    public synchronized Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> times) {
+        try {
+            ensureOpen();
+            return reader.offsetsForTimes(times, timeout);
+        } catch (Exception e) {
+            throw unavailable("look up offsets by time of " + times.keySet() + " for", e);
         }
     }
 
@@ -286,7 +356,7 @@ public final class BaselineStore implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         closeQuietly(reader);
         closeQuietly(producer);
         closeQuietly(admin);
