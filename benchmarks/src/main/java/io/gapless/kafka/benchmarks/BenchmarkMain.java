@@ -1,6 +1,7 @@
 package io.gapless.kafka.benchmarks;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Runs the benchmarks and prints the table and the {@code RESULT} lines.
@@ -8,6 +9,7 @@ import java.nio.file.Path;
  * <pre>
  * mvn -B -q -pl benchmarks -am package -DskipTests exec:java                         # full run
  * mvn -B -q -pl benchmarks -am package -DskipTests exec:java -Dexec.args="--quick"   # within 3 minutes
+ * mvn -B -q -pl benchmarks -am package -DskipTests exec:java -Dbench.args="--quick"  # the same
  * </pre>
  *
  * A full run also writes its table into the file named by the system property
@@ -16,12 +18,19 @@ import java.nio.file.Path;
  */
 public final class BenchmarkMain {
     static final String RESULTS_PROPERTY = "gapless.bench.results";
+    /**
+     * Options as a system property, for builds where {@code -Dexec.args} also reaches another
+     * module's exec execution: {@code -Dbench.args="--quick"}.
+     */
+    static final String ARGS_PROPERTY = "bench.args";
 
     private BenchmarkMain() {
     }
 
     public static void main(String[] args) {
-        BenchmarkOptions options = BenchmarkOptions.parse(args);
+        String[] all = Arrays.copyOf(args, args.length + 1);
+        all[args.length] = System.getProperty(ARGS_PROPERTY, "");
+        BenchmarkOptions options = BenchmarkOptions.parse(all);
         BenchmarkHarness.Report report = BenchmarkHarness.all().run(options, System.out);
         String file = options.resultsFile();
         if (file == null && options.mode() == BenchmarkMode.FULL && options.only().equals(BenchmarkOptions.ALL)) {

@@ -42,17 +42,20 @@ public final class ConsumerEosLoop implements TransformLoop {
             producer.initTransactions();
             consumer.subscribe(List.of(input));
             while (!timer.done(records)) {
+                long pollStart = System.nanoTime();
                 ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(100));
                 if (polled.isEmpty()) {
                     continue;
                 }
-                timer.batch(polled.count());
+                long sendStart = System.nanoTime();
+                timer.batch(polled.count(), sendStart - pollStart);
                 producer.beginTransaction();
                 Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
                 for (ConsumerRecord<byte[], byte[]> r : polled) {
                     producer.send(new ProducerRecord<>(output, r.partition(), r.key(), TransformLoop.transform(r.value())));
                     offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
                 }
+                timer.sent(sendStart);
                 long began = System.nanoTime();
                 producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
                 producer.commitTransaction();

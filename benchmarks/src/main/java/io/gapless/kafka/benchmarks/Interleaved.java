@@ -49,6 +49,8 @@ public final class Interleaved {
                 b.add(sdk.apply(run++));
                 a.add(plain.apply(run++));
             }
+            log.info("{}: plain {}", what, a.get(a.size() - 1));
+            log.info("{}: sdk   {}", what, b.get(b.size() - 1));
         }
         return new Runs<>(a, b);
     }

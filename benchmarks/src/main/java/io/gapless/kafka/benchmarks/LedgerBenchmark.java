@@ -1,19 +1,33 @@
 package io.gapless.kafka.benchmarks;
 
+import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.ref.Reference;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 
 /**
- * The ack ledger's costs (KIP-1289 emulation): heap per million acknowledged ranges held, ledger
- * bytes written per committed transaction, and the cost of a redelivery lookup (none on first
- * deliveries). Skipped until sdk-share's ledger is built.
+ * The ack ledger's costs (KIP-1289 emulation in sdk-share):
+ * <ul>
+ *   <li>heap per million acknowledged ranges held by the in-memory ledger index;</li>
+ *   <li>the in-memory redelivery lookup ({@code covering}) on that index;</li>
+ *   <li>ledger bytes written per committed transaction, from a real transactional share loop;</li>
+ *   <li>redelivered records in that loop: the ledger is only consulted for those, so zero
+ *       redeliveries means no lookup on first deliveries.</li>
+ * </ul>
+ * Each part is skipped until the classes it needs are built.
  */
 public final class LedgerBenchmark implements Benchmark {
     static final String NAME = "ledger";
     private static final Logger log = LoggerFactory.getLogger(LedgerBenchmark.class);
+    private static final int SHARE_PARTITIONS = 16;
+    private static final int RANGE_LENGTH = 10;
+    private static final int LOOKUPS = 2_000;
+    private static final int PARTITIONS = 4;
+    private static final String LEDGER_TOPIC_FALLBACK = "__gapless_share_ack_ledger";
 
     @Override
     public String name() {
@@ -22,12 +36,99 @@ public final class LedgerBenchmark implements Benchmark {
 
     @Override
     public List<BenchmarkResult> run(BenchmarkContext ctx) {
-        StringBuilder missing = new StringBuilder();
-        Optional<ShareSdk> sdk = ShareSdk.load(missing);
-        if (sdk.isEmpty()) {
-            log.info("ledger: SDK share API not built yet ({}): skipped", missing);
+        StringBuilder missingIndex = new StringBuilder();
+        Optional<LedgerInternals> internals = LedgerInternals.load(missingIndex);
+        StringBuilder missingApi = new StringBuilder();
+        Optional<ShareSdk> sdk = ShareSdk.load(missingApi);
+        if (internals.isEmpty() && sdk.isEmpty()) {
+            log.info("ledger: sdk-share's ack ledger is not built yet ({}, {}): skipped", missingIndex, missingApi);
             return List.of(BenchmarkResult.skipped(NAME, "not-yet-built", "ack ledger (sdk-share) not built yet"));
         }
-        return List.of(BenchmarkResult.skipped(NAME, "not-wired", "ack ledger present but its measurements are not wired yet"));
+        BenchmarkResult result = new BenchmarkResult(NAME);
+        if (internals.isPresent()) {
+            measureIndex(internals.get(), ctx.mode().ledgerRanges(), result);
+        } else {
+            result.metric("index", "skipped");
+            result.row(new TableRow(NAME, "heap per million ranges / redelivery lookup", "", "skipped (" + missingIndex + ")", "", "", "not run"));
+        }
+        if (sdk.isPresent()) {
+            measureLoop(ctx, sdk.get(), result);
+        } else {
+            result.metric("loop", "skipped");
+            result.row(new TableRow(NAME, "ledger bytes per committed transaction", "", "skipped (" + missingApi + ")", "", "", "not run"));
+        }
+        return List.of(result);
+    }
+
+    private static void measureIndex(LedgerInternals ledger, int ranges, BenchmarkResult result) {
+        Object[] keys = new Object[SHARE_PARTITIONS];
+        Uuid topicId = Uuid.randomUuid();
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = ledger.newKey("bench-group", topicId, "bench-topic", k);
+        }
+        long before = HeapMeter.settledUsedBytes();
+        Object index = ledger.newIndex();
+        long[] next = new long[keys.length];
+        for (int i = 0; i < ranges; i++) {
+            int k = i % keys.length;
+            // A fresh String per entry, as decoding ledger records produces.
+            String transactionalId = "bench-tx-" + (i % 8);
+            ledger.addRange(index, keys[k], i, transactionalId, next[k], next[k] + RANGE_LENGTH - 1);
+            next[k] += RANGE_LENGTH;
+        }
+        long after = HeapMeter.settledUsedBytes();
+        double bytesPerRange = (after - before) / (double) ranges;
+        double mbPerMillion = bytesPerRange * 1_000_000 / (1024 * 1024);
+
+        LatencySamples lookups = new LatencySamples();
+        Random random = new Random(7);
+        int hits = 0;
+        for (int i = 0; i < LOOKUPS; i++) {
+            int k = random.nextInt(keys.length);
+            long offset = (long) (random.nextDouble() * next[k]);
+            long t = System.nanoTime();
+            if (ledger.covered(index, keys[k], offset)) {
+                hits++;
+            }
+            lookups.add(System.nanoTime() - t);
+        }
+        Reference.reachabilityFence(index);
+        if (hits != LOOKUPS) {
+            throw new IllegalStateException("ledger index found " + hits + " of " + LOOKUPS + " offsets it holds");
+        }
+        double p50 = lookups.percentileMicros(50);
+        double p99 = lookups.percentileMicros(99);
+        int perPartition = ranges / keys.length;
+        result.metric("ranges", ranges)
+                .metric("ranges_per_share_partition", perPartition)
+                .metric("heap_bytes_per_range", bytesPerRange)
+                .metric("heap_mib_per_million_ranges", mbPerMillion)
+                .metric("lookup_p50_us", p50)
+                .metric("lookup_p99_us", p99)
+                .row(TableRow.info(NAME, "heap per million acknowledged ranges held (" + ranges + " ranges measured)", "-",
+                        Format.number(mbPerMillion) + " MiB (" + Format.number(bytesPerRange) + " B/range)", ""))
+                .row(TableRow.info(NAME, "redelivery lookup in memory, p50 / p99 (" + perPartition + " ranges per share-partition)",
+                        "-", Format.micros(p50) + " / " + Format.micros(p99), ""));
+    }
+
+    private static void measureLoop(BenchmarkContext ctx, ShareSdk sdk, BenchmarkResult result) {
+        String ledgerTopic = ShareSdk.ledgerTopic().orElse(LEDGER_TOPIC_FALLBACK);
+        int records = Math.min(ctx.mode().shareEosRecords(), 20_000);
+        String input = ctx.unique("ledger-in");
+        String output = ctx.unique("ledger-out");
+        TopicLoader.load(ctx.kafka(), input, PARTITIONS, records);
+        ctx.kafka().createTopic(output, PARTITIONS);
+        long before = TopicSizes.bytes(ctx.kafka(), ledgerTopic);
+        LoopOutcome o = new LedgerShareLoop(sdk).run(ctx, input, output, records, ctx.mode().eosBatch(), 0);
+        long after = TopicSizes.bytes(ctx.kafka(), ledgerTopic);
+        ctx.kafka().deleteTopics(input, output);
+        double perTx = o.commits() == 0 ? Double.NaN : (after - before) / (double) o.commits();
+        result.metric("transactions", o.commits())
+                .metric("ledger_bytes_per_transaction", perTx)
+                .metric("first_delivery_redelivered", o.redelivered())
+                .row(TableRow.info(NAME, "ledger bytes written per committed transaction (" + o.commits() + " transactions, batch "
+                        + ctx.mode().eosBatch() + ")", "-", Format.number(perTx) + " B", ""))
+                .row(TableRow.checked(NAME, "records that needed a ledger lookup (deliveryCount > 1) in a run of first deliveries",
+                        "-", Long.toString(o.redelivered()), "", "no lookup on first deliveries", o.redelivered() == 0));
     }
 }

@@ -53,15 +53,19 @@ public final class LedgerShareLoop implements TransformLoop {
             producer.initTransactions();
             consumer.subscribe(List.of(input));
             while (!timer.done(records)) {
+                long pollStart = System.nanoTime();
                 ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(100));
                 if (polled.isEmpty()) {
                     continue;
                 }
-                timer.batch(polled.count());
+                long sendStart = System.nanoTime();
+                timer.batch(polled.count(), sendStart - pollStart);
+                timer.redelivered(polled);
                 producer.beginTransaction();
                 for (ConsumerRecord<byte[], byte[]> r : polled) {
                     producer.send(new ProducerRecord<>(output, r.partition(), r.key(), TransformLoop.transform(r.value())));
                 }
+                timer.sent(sendStart);
                 long began = System.nanoTime();
                 sdk.sendAcceptsToTransaction(producer, consumer, polled);
                 producer.commitTransaction();

@@ -8,7 +8,11 @@ package io.gapless.kafka.benchmarks;
  * @param commitP99Micros  99th percentile of the same
  * @param averageBatch     input records per commit
  * @param commits          commits in the run
+ * @param redelivered      records polled with {@code deliveryCount() > 1} (0 on the happy path)
+ * @param pollP50Micros    median duration of the non-empty polls
+ * @param sendP50Micros    median time to send (and, for share loops, acknowledge) one batch's outputs
  */
 public record LoopOutcome(double recordsPerSecond, double commitP50Micros, double commitP99Micros, double averageBatch,
-                          long commits) {
+                          long commits, long redelivered,
+                          double pollP50Micros, double sendP50Micros) {
 }

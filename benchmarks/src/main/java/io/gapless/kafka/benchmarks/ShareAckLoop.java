@@ -33,15 +33,19 @@ public final class ShareAckLoop implements TransformLoop {
              Producer<byte[], byte[]> producer = new KafkaProducer<>(ClientSettings.producer(ctx.kafka()))) {
             consumer.subscribe(List.of(input));
             while (!timer.done(records)) {
+                long pollStart = System.nanoTime();
                 ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(100));
                 if (polled.isEmpty()) {
                     continue;
                 }
-                timer.batch(polled.count());
+                long sendStart = System.nanoTime();
+                timer.batch(polled.count(), sendStart - pollStart);
+                timer.redelivered(polled);
                 for (ConsumerRecord<byte[], byte[]> r : polled) {
                     producer.send(new ProducerRecord<>(output, r.partition(), r.key(), TransformLoop.transform(r.value())));
                     consumer.acknowledge(r, AcknowledgeType.ACCEPT);
                 }
+                timer.sent(sendStart);
                 long began = System.nanoTime();
                 producer.flush();
                 consumer.commitSync();

@@ -53,6 +53,7 @@ public final class ShareEosBenchmark implements Benchmark {
             for (int i = 0; i < loops.size(); i++) {
                 TransformLoop loop = loops.get((i + round) % loops.size());
                 LoopOutcome o = loop.run(ctx, input, outputs.get(loop.name()), records, mode.eosBatch(), run++);
+                log.info("share-eos: {} {}", loop.name(), o);
                 if (!warmup) {
                     outcomes.get(loop.name()).add(o);
                 }
@@ -76,7 +77,10 @@ public final class ShareEosBenchmark implements Benchmark {
             r.metric(v + "_records_per_s", rate)
                     .metric(v + "_commit_p50_us", Stats.median(runs, LoopOutcome::commitP50Micros))
                     .metric(v + "_commit_p99_us", Stats.median(runs, LoopOutcome::commitP99Micros))
-                    .metric(v + "_avg_batch", Stats.median(runs, LoopOutcome::averageBatch));
+                    .metric(v + "_avg_batch", Stats.median(runs, LoopOutcome::averageBatch))
+                    .metric(v + "_poll_p50_us", Stats.median(runs, LoopOutcome::pollP50Micros))
+                    .metric(v + "_send_p50_us", Stats.median(runs, LoopOutcome::sendP50Micros))
+                    .metric(v + "_redelivered", runs.stream().mapToLong(LoopOutcome::redelivered).sum());
         }
         double eos = rates.get("consumer_eos");
         List<LoopOutcome> eosRuns = outcomes.get("consumer_eos");

@@ -126,4 +126,13 @@ public final class ShareSdk {
         }
         return new IllegalStateException(cause);
     }
+
+    /** sdk-share's default ledger topic ({@code GaplessShareConfig.LEDGER_TOPIC_DEFAULT}), if built. */
+    public static Optional<String> ledgerTopic() {
+        try {
+            return Optional.of((String) Class.forName(PACKAGE + "GaplessShareConfig").getField("LEDGER_TOPIC_DEFAULT").get(null));
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            return Optional.empty();
+        }
+    }
 }

@@ -1,0 +1,36 @@
+package io.gapless.kafka.benchmarks;
+
+import io.gapless.kafka.testkit.EmbeddedKafka;
+import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.ReplicaInfo;
+import org.apache.kafka.common.TopicPartition;
+
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Bytes a topic holds on the brokers' disks, summed over partitions and replicas ({@code describeLogDirs}). */
+final class TopicSizes {
+    private TopicSizes() {
+    }
+
+    static long bytes(EmbeddedKafka kafka, String topic) {
+        try {
+            var nodes = kafka.admin().describeCluster().nodes().get(30, TimeUnit.SECONDS);
+            long total = 0;
+            var dirs = kafka.admin().describeLogDirs(nodes.stream().map(n -> n.id()).toList()).allDescriptions()
+                    .get(30, TimeUnit.SECONDS);
+            for (Map<String, LogDirDescription> byDir : dirs.values()) {
+                for (LogDirDescription d : byDir.values()) {
+                    for (Map.Entry<TopicPartition, ReplicaInfo> e : d.replicaInfos().entrySet()) {
+                        if (e.getKey().topic().equals(topic)) {
+                            total += e.getValue().size();
+                        }
+                    }
+                }
+            }
+            return total;
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot describe the log dirs holding " + topic, e);
+        }
+    }
+}
