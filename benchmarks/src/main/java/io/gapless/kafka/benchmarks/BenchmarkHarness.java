@@ -42,13 +42,14 @@ public final class BenchmarkHarness {
     public Report run(BenchmarkOptions options, PrintStream out) {
         Instant started = Instant.now();
         long t0 = System.nanoTime();
+        String loadBefore = MachineInfo.loadAverage();
         String machine = MachineInfo.describe();
         List<BenchmarkResult> results = new ArrayList<>();
         String cluster;
         try (EmbeddedKafka kafka = EmbeddedKafka.forTests()) {
             cluster = kafka.isExternal() ? "external cluster " + kafka.bootstrapServers() : "embedded single-node KRaft broker in this JVM";
             out.println("Gapless benchmarks, mode " + options.mode().name().toLowerCase() + ", " + cluster);
-            out.println(machine);
+            out.println(machine + "; 1-minute load average " + loadBefore);
             BenchmarkContext ctx = new BenchmarkContext(kafka, options.mode());
             for (Benchmark b : benchmarks) {
                 if (!options.selected(b.name())) {
@@ -67,6 +68,7 @@ public final class BenchmarkHarness {
                 log.info("{}: done in {} s", b.name(), String.format("%.1f", (System.nanoTime() - start) / 1e9));
             }
         }
+        machine = machine + "; 1-minute load average " + loadBefore + " at start, " + MachineInfo.loadAverage() + " at end";
         Report report = new Report(results, started, Duration.ofNanos(System.nanoTime() - t0), machine,
                 options.mode().name().toLowerCase(), cluster);
         out.println();

@@ -60,6 +60,7 @@ public final class ConsumeBenchmark implements Benchmark {
             int received = 0;
             int steadyRecords = 0;
             long end = subscribed;
+            long cpuStart = -1;
             while (received < records) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("consume run " + run + " read " + received + " of " + records + " records in " + RUN_TIMEOUT);
@@ -73,14 +74,17 @@ public final class ConsumeBenchmark implements Benchmark {
                 } else if (!batch.isEmpty()) {
                     firstRecordAt = after;
                     steadyStart = after;
+                    cpuStart = CpuClock.threadNanos();
                 }
                 received += batch.count();
                 end = after;
             }
+            long cpu = CpuClock.threadNanos() - cpuStart;
             double seconds = (end - steadyStart) / 1e9;
             long resets = sdk ? SdkMetrics.sum(consumer.metrics(), "resets-total") : 0;
             return new ConsumeRun(seconds > 0 ? steadyRecords / seconds : Double.NaN, (firstRecordAt - subscribed) / 1e6,
-                    polls.percentileMicros(50), polls.percentileMicros(99), resets);
+                    polls.percentileMicros(50), polls.percentileMicros(99), resets,
+                    cpuStart < 0 || steadyRecords == 0 ? Double.NaN : (double) cpu / steadyRecords);
         }
     }
 
@@ -88,6 +92,10 @@ public final class ConsumeBenchmark implements Benchmark {
         double plainRate = Stats.median(runs.plain(), ConsumeRun::recordsPerSecond);
         double sdkRate = Stats.median(runs.sdk(), ConsumeRun::recordsPerSecond);
         double ratio = Stats.ratio(sdkRate, plainRate);
+        double paired = Stats.pairedRatio(runs.plain(), runs.sdk(), ConsumeRun::recordsPerSecond);
+        double best = Stats.ratio(Stats.max(runs.sdk(), ConsumeRun::recordsPerSecond), Stats.max(runs.plain(), ConsumeRun::recordsPerSecond));
+        double plainCpu = Stats.median(runs.plain(), ConsumeRun::cpuNanosPerRecord);
+        double sdkCpu = Stats.median(runs.sdk(), ConsumeRun::cpuNanosPerRecord);
         double plainP50 = Stats.median(runs.plain(), ConsumeRun::pollP50Micros);
         double sdkP50 = Stats.median(runs.sdk(), ConsumeRun::pollP50Micros);
         double plainP99 = Stats.median(runs.plain(), ConsumeRun::pollP99Micros);
@@ -103,6 +111,10 @@ public final class ConsumeBenchmark implements Benchmark {
                 .metric("plain_records_per_s", plainRate)
                 .metric("sdk_records_per_s", sdkRate)
                 .metric("ratio", Format.ratio(ratio))
+                .metric("paired_ratio", Format.ratio(paired))
+                .metric("best_ratio", Format.ratio(best))
+                .metric("plain_cpu_ns_per_record", plainCpu)
+                .metric("sdk_cpu_ns_per_record", sdkCpu)
                 .metric("plain_poll_p50_us", plainP50)
                 .metric("sdk_poll_p50_us", sdkP50)
                 .metric("plain_poll_p99_us", plainP99)
@@ -113,6 +125,10 @@ public final class ConsumeBenchmark implements Benchmark {
                 .row(TableRow.checked(label, "records/s (median of " + runs.plain().size() + ", " + records + " x 100 B, "
                         + PARTITIONS + " partitions)", Format.rate(plainRate), Format.rate(sdkRate), "ratio " + Format.ratio(ratio),
                         "ratio >= 0.98", ratio >= 0.98))
+                .row(TableRow.info(label, "records/s: median of per-pair ratios / ratio of best runs", "", "",
+                        Format.ratio(paired) + " / " + Format.ratio(best)))
+                .row(TableRow.info(label, "CPU of the polling thread per record (median)", Format.number(plainCpu) + " ns",
+                        Format.number(sdkCpu) + " ns", "ratio " + Format.ratio(Stats.ratio(sdkCpu, plainCpu))))
                 .row(TableRow.info(label, "poll latency p50", Format.micros(plainP50), Format.micros(sdkP50),
                         "ratio " + Format.ratio(Stats.ratio(sdkP50, plainP50))))
                 .row(TableRow.info(label, "poll latency p99", Format.micros(plainP99), Format.micros(sdkP99),

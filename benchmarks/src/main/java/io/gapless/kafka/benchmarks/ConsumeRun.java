@@ -8,7 +8,9 @@ package io.gapless.kafka.benchmarks;
  * @param pollP50Micros    median {@code poll()} duration in steady state
  * @param pollP99Micros    99th percentile {@code poll()} duration in steady state
  * @param resets           offsets the SDK reset (0 for plain Kafka)
+ * @param cpuNanosPerRecord CPU time of the polling thread per record in steady state
  */
 public record ConsumeRun(double recordsPerSecond, double startupMillis, double pollP50Micros, double pollP99Micros,
-                         long resets) {
+                         long resets,
+                         double cpuNanosPerRecord) {
 }

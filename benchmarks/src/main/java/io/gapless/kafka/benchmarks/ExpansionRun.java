@@ -52,7 +52,7 @@ public final class ExpansionRun {
     /** Runs once with a fresh topic and group; {@code sdk} picks {@link GaplessConsumer} with new partitions at earliest. */
     public ExpansionOutcome execute(String groupProtocol, boolean sdk, int run) {
         String topic = ctx.unique("expansion-" + groupProtocol + "-" + run);
-        kafka.createTopic(topic, INITIAL_PARTITIONS);
+        TopicLoader.create(kafka, topic, INITIAL_PARTITIONS);
         writeHistory(topic);
         Map<String, Object> props = ClientSettings.consumer(kafka, topic + "-group", groupProtocol, "latest");
         // Find added partitions quickly (as the facts measured), so the run shows loss rather than a slow refresh.
@@ -194,7 +194,8 @@ public final class ExpansionRun {
             int n = 0;
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 n++;
-                if (r.key() != null && r.key().length == 1 && r.key()[0] == 'h') {
+                // History (key "h") and the readiness record TopicLoader.create writes: both predate the group.
+                if (r.value() == null || r.value().length != Long.BYTES) {
                     history++;
                     continue;
                 }

@@ -117,7 +117,7 @@ public final class LedgerBenchmark implements Benchmark {
         String input = ctx.unique("ledger-in");
         String output = ctx.unique("ledger-out");
         TopicLoader.load(ctx.kafka(), input, PARTITIONS, records);
-        ctx.kafka().createTopic(output, PARTITIONS);
+        TopicLoader.create(ctx.kafka(), output, PARTITIONS);
         long before = TopicSizes.bytes(ctx.kafka(), ledgerTopic);
         LoopOutcome o = new LedgerShareLoop(sdk).run(ctx, input, output, records, ctx.mode().eosBatch(), 0);
         long after = TopicSizes.bytes(ctx.kafka(), ledgerTopic);

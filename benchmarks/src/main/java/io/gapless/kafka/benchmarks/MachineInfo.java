@@ -24,4 +24,10 @@ public final class MachineInfo {
     private static String gib(long bytes) {
         return bytes < 0 ? "unknown" : String.format(Locale.ROOT, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
     }
+
+    /** The system load average over the last minute (other processes compete for the same cores). */
+    public static String loadAverage() {
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f", load);
+    }
 }

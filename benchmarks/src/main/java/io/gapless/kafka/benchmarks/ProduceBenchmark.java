@@ -48,17 +48,20 @@ public final class ProduceBenchmark implements Benchmark {
     private static ProduceRun produce(BenchmarkContext ctx, int records, int run,
                                       Function<Map<String, Object>, Producer<byte[], byte[]>> factory) {
         String topic = ctx.unique("produce-" + run);
-        ctx.kafka().createTopic(topic, PARTITIONS);
+        TopicLoader.create(ctx.kafka(), topic, PARTITIONS);
         byte[] value = TopicLoader.value();
         long[] acked = new long[records];
         AtomicReference<Exception> failure = new AtomicReference<>();
         long start;
         long end;
+        long cpuStart;
+        long cpu;
         try (Producer<byte[], byte[]> producer = factory.apply(ClientSettings.producer(ctx.kafka()))) {
             // Metadata first, so that the first send does not pay for the topic lookup.
             producer.partitionsFor(topic);
             long[] sent = new long[records];
             start = System.nanoTime();
+            cpuStart = CpuClock.threadNanos();
             for (int i = 0; i < records; i++) {
                 final int n = i;
                 sent[i] = System.nanoTime();
@@ -71,6 +74,7 @@ public final class ProduceBenchmark implements Benchmark {
             }
             producer.flush();
             end = System.nanoTime();
+            cpu = CpuClock.threadNanos() - cpuStart;
         }
         if (failure.get() != null) {
             throw new IllegalStateException("produce run " + run + " failed", failure.get());
@@ -80,13 +84,18 @@ public final class ProduceBenchmark implements Benchmark {
         for (long a : acked) {
             samples.add(a);
         }
-        return new ProduceRun(records / ((end - start) / 1e9), samples.percentileMicros(50), samples.percentileMicros(99));
+        return new ProduceRun(records / ((end - start) / 1e9), samples.percentileMicros(50), samples.percentileMicros(99),
+                cpuStart < 0 ? Double.NaN : (double) cpu / records);
     }
 
     private static BenchmarkResult result(Interleaved.Runs<ProduceRun> runs, int records) {
         double plainRate = Stats.median(runs.plain(), ProduceRun::recordsPerSecond);
         double sdkRate = Stats.median(runs.sdk(), ProduceRun::recordsPerSecond);
         double ratio = Stats.ratio(sdkRate, plainRate);
+        double paired = Stats.pairedRatio(runs.plain(), runs.sdk(), ProduceRun::recordsPerSecond);
+        double best = Stats.ratio(Stats.max(runs.sdk(), ProduceRun::recordsPerSecond), Stats.max(runs.plain(), ProduceRun::recordsPerSecond));
+        double plainCpu = Stats.median(runs.plain(), ProduceRun::cpuNanosPerRecord);
+        double sdkCpu = Stats.median(runs.sdk(), ProduceRun::cpuNanosPerRecord);
         double plainP50 = Stats.median(runs.plain(), ProduceRun::ackP50Micros);
         double sdkP50 = Stats.median(runs.sdk(), ProduceRun::ackP50Micros);
         double plainP99 = Stats.median(runs.plain(), ProduceRun::ackP99Micros);
@@ -98,12 +107,20 @@ public final class ProduceBenchmark implements Benchmark {
                 .metric("plain_records_per_s", plainRate)
                 .metric("sdk_records_per_s", sdkRate)
                 .metric("ratio", Format.ratio(ratio))
+                .metric("paired_ratio", Format.ratio(paired))
+                .metric("best_ratio", Format.ratio(best))
+                .metric("plain_cpu_ns_per_record", plainCpu)
+                .metric("sdk_cpu_ns_per_record", sdkCpu)
                 .metric("plain_ack_p50_us", plainP50)
                 .metric("sdk_ack_p50_us", sdkP50)
                 .metric("plain_ack_p99_us", plainP99)
                 .metric("sdk_ack_p99_us", sdkP99)
                 .row(TableRow.checked(NAME, "records/s (median of " + runs.plain().size() + ", " + records + " x 100 B, acks=all)",
                         Format.rate(plainRate), Format.rate(sdkRate), "ratio " + Format.ratio(ratio), "ratio >= 0.98", ratio >= 0.98))
+                .row(TableRow.info(NAME, "records/s: median of per-pair ratios / ratio of best runs", "", "",
+                        Format.ratio(paired) + " / " + Format.ratio(best)))
+                .row(TableRow.info(NAME, "CPU of the sending thread per record (median)", Format.number(plainCpu) + " ns",
+                        Format.number(sdkCpu) + " ns", "ratio " + Format.ratio(Stats.ratio(sdkCpu, plainCpu))))
                 .row(TableRow.info(NAME, "send-to-ack latency p50", Format.micros(plainP50), Format.micros(sdkP50),
                         "ratio " + Format.ratio(Stats.ratio(sdkP50, plainP50))))
                 .row(TableRow.info(NAME, "send-to-ack latency p99", Format.micros(plainP99), Format.micros(sdkP99),

@@ -42,7 +42,7 @@ public final class ShareEosBenchmark implements Benchmark {
         for (TransformLoop loop : loops) {
             outcomes.put(loop.name(), new ArrayList<>());
             String output = ctx.unique("share-eos-out-" + loop.name().replace('_', '-'));
-            ctx.kafka().createTopic(output, PARTITIONS);
+            TopicLoader.create(ctx.kafka(), output, PARTITIONS);
             outputs.put(loop.name(), output);
         }
         int rounds = mode.warmupPairs() + mode.pairs();

@@ -33,4 +33,17 @@ public final class Stats {
     public static double ratio(double sdk, double plain) {
         return Double.isNaN(sdk) || Double.isNaN(plain) || plain == 0 ? Double.NaN : sdk / plain;
     }
+
+    /**
+     * The median over pairs of {@code sdk[i] / plain[i]}: the two runs of a pair ran back to back,
+     * so background load on a shared machine hits both about equally.
+     */
+    public static <T> double pairedRatio(List<T> plain, List<T> sdk, ToDoubleFunction<T> figure) {
+        int n = Math.min(plain.size(), sdk.size());
+        double[] ratios = new double[n];
+        for (int i = 0; i < n; i++) {
+            ratios[i] = ratio(figure.applyAsDouble(sdk.get(i)), figure.applyAsDouble(plain.get(i)));
+        }
+        return median(ratios);
+    }
 }
