@@ -31,15 +31,7 @@ public final class BenchmarkHarness {
                 new ShareEosBenchmark(), new LedgerBenchmark()));
     }
 
-    /** The run's outcome: results, when it started, how long it took, where. */
-    public record Report(List<BenchmarkResult> results, Instant started, Duration took, String machine, String mode,
-                         String cluster) {
-        public String table() {
-            return ResultTable.render(results);
-        }
-    }
-
-    public Report run(BenchmarkOptions options, PrintStream out) {
+    public BenchmarkReport run(BenchmarkOptions options, PrintStream out) {
         Instant started = Instant.now();
         long t0 = System.nanoTime();
         String loadBefore = MachineInfo.loadAverage();
@@ -69,7 +61,7 @@ public final class BenchmarkHarness {
             }
         }
         machine = machine + "; 1-minute load average " + loadBefore + " at start, " + MachineInfo.loadAverage() + " at end";
-        Report report = new Report(results, started, Duration.ofNanos(System.nanoTime() - t0), machine,
+        BenchmarkReport report = new BenchmarkReport(results, started, Duration.ofNanos(System.nanoTime() - t0), machine,
                 options.mode().name().toLowerCase(), cluster);
         out.println();
         out.print(report.table());

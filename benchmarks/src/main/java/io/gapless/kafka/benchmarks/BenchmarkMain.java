@@ -31,7 +31,7 @@ public final class BenchmarkMain {
         String[] all = Arrays.copyOf(args, args.length + 1);
         all[args.length] = System.getProperty(ARGS_PROPERTY, "");
         BenchmarkOptions options = BenchmarkOptions.parse(all);
-        BenchmarkHarness.Report report = BenchmarkHarness.all().run(options, System.out);
+        BenchmarkReport report = BenchmarkHarness.all().run(options, System.out);
         String file = options.resultsFile();
         if (file == null && options.mode() == BenchmarkMode.FULL && options.only().equals(BenchmarkOptions.ALL)) {
             file = System.getProperty(RESULTS_PROPERTY);

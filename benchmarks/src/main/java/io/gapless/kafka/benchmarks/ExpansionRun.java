@@ -5,21 +5,17 @@ import io.gapless.kafka.testkit.EmbeddedKafka;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 
 /**
  * One run of the expansion scenario: a new group with {@code auto.offset.reset=latest} joins a
@@ -57,7 +53,7 @@ public final class ExpansionRun {
         Map<String, Object> props = ClientSettings.consumer(kafka, topic + "-group", groupProtocol, "latest");
         // Find added partitions quickly (as the facts measured), so the run shows loss rather than a slow refresh.
         props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 1000);
-        Delivered delivered = new Delivered();
+        DeliveredRecords delivered = new DeliveredRecords(INITIAL_PARTITIONS);
         long constructing = System.nanoTime();
         try (Consumer<byte[], byte[]> consumer = sdk
                 ? new GaplessConsumer<>(ClientSettings.sdkConsumer(props, "earliest"))
@@ -92,9 +88,9 @@ public final class ExpansionRun {
                         lostOld += lost;
                     }
                 }
-                double firstNewMs = delivered.firstNewAt < 0 ? Double.NaN : (delivered.firstNewAt - expandedAt) / 1e6;
-                outcome = new ExpansionOutcome(constructMs, firstPollMs, producedNew, lostNew, lostOld, delivered.duplicates,
-                        delivered.history, assignedMs, firstNewMs);
+                double firstNewMs = delivered.firstNewAt() < 0 ? Double.NaN : (delivered.firstNewAt() - expandedAt) / 1e6;
+                outcome = new ExpansionOutcome(constructMs, firstPollMs, producedNew, lostNew, lostOld, delivered.duplicates(),
+                        delivered.history(), assignedMs, firstNewMs);
             }
             return outcome;
         } finally {
@@ -114,7 +110,7 @@ public final class ExpansionRun {
     }
 
     /** Polls until {@code count} partitions are assigned and each has a position (the SDK resets them on the way). */
-    private static void awaitPositioned(Consumer<byte[], byte[]> consumer, int count, Delivered delivered, long since) {
+    private static void awaitPositioned(Consumer<byte[], byte[]> consumer, int count, DeliveredRecords delivered, long since) {
         long deadline = since + PHASE_TIMEOUT.toNanos();
         while (consumer.assignment().size() < count) {
             if (System.nanoTime() > deadline) {
@@ -128,7 +124,7 @@ public final class ExpansionRun {
     }
 
     /** Polls until every partition is assigned, then a little longer; returns the time to full assignment (NaN: never). */
-    private double awaitAssignedThenSettle(Consumer<byte[], byte[]> consumer, Delivered delivered, long expandedAt) {
+    private double awaitAssignedThenSettle(Consumer<byte[], byte[]> consumer, DeliveredRecords delivered, long expandedAt) {
         long deadline = expandedAt + PHASE_TIMEOUT.toNanos();
         long assignedAt = -1;
         while (System.nanoTime() < deadline) {
@@ -166,52 +162,20 @@ public final class ExpansionRun {
         }
     }
 
-    private static void pollFor(Consumer<byte[], byte[]> consumer, Delivered delivered, Duration time) {
+    private static void pollFor(Consumer<byte[], byte[]> consumer, DeliveredRecords delivered, Duration time) {
         long until = System.nanoTime() + time.toNanos();
         while (System.nanoTime() < until) {
             delivered.add(pollAndCommit(consumer));
         }
     }
 
-    private void drain(Consumer<byte[], byte[]> consumer, Delivered delivered) {
+    private void drain(Consumer<byte[], byte[]> consumer, DeliveredRecords delivered) {
         long quietUntil = System.nanoTime() + quiet.toNanos();
         long hardStop = System.nanoTime() + PHASE_TIMEOUT.toNanos();
         while (System.nanoTime() < quietUntil && System.nanoTime() < hardStop) {
             if (delivered.add(pollAndCommit(consumer)) > 0) {
                 quietUntil = System.nanoTime() + quiet.toNanos();
             }
-        }
-    }
-
-    /** What the consumer delivered, per partition, by sequence number. */
-    private static final class Delivered {
-        private final Map<Integer, Set<Long>> seen = new java.util.HashMap<>();
-        long duplicates;
-        long history;
-        long firstNewAt = -1;
-
-        int add(Iterable<ConsumerRecord<byte[], byte[]>> records) {
-            int n = 0;
-            for (ConsumerRecord<byte[], byte[]> r : records) {
-                n++;
-                // History (key "h") and the readiness record TopicLoader.create writes: both predate the group.
-                if (r.value() == null || r.value().length != Long.BYTES) {
-                    history++;
-                    continue;
-                }
-                long seq = ByteBuffer.wrap(r.value()).getLong();
-                if (!seen.computeIfAbsent(r.partition(), p -> new HashSet<>()).add(seq)) {
-                    duplicates++;
-                }
-                if (r.partition() >= INITIAL_PARTITIONS && firstNewAt < 0) {
-                    firstNewAt = System.nanoTime();
-                }
-            }
-            return n;
-        }
-
-        long distinct(int partition) {
-            return seen.getOrDefault(partition, Set.of()).size();
         }
     }
 }

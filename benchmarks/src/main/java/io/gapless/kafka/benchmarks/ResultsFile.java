@@ -17,7 +17,7 @@ public final class ResultsFile {
     private ResultsFile() {
     }
 
-    public static void write(Path file, BenchmarkHarness.Report report) {
+    public static void write(Path file, BenchmarkReport report) {
         String generated = START + "\n" + render(report) + END;
         try {
             String content;
@@ -36,7 +36,7 @@ public final class ResultsFile {
         }
     }
 
-    static String render(BenchmarkHarness.Report report) {
+    static String render(BenchmarkReport report) {
         StringBuilder sb = new StringBuilder();
         sb.append("Run: ").append(report.started()).append(" (UTC), mode ").append(report.mode())
                 .append(", took ").append(report.took().toSeconds()).append(" s, ").append(report.cluster()).append(".\n\n");

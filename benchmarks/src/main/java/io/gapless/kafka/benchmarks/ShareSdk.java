@@ -1,5 +1,6 @@
 package io.gapless.kafka.benchmarks;
 
+import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.clients.producer.Producer;
@@ -26,16 +27,14 @@ public final class ShareSdk {
     private final Method shareGroupMetadata;
     private final Method fromRecords;
     private final Method sendAcks;
-    private final Class<?> acknowledgeType;
 
     private ShareSdk(Constructor<?> producer, Constructor<?> consumer, Method shareGroupMetadata, Method fromRecords,
-                     Method sendAcks, Class<?> acknowledgeType) {
+                     Method sendAcks) {
         this.producer = producer;
         this.consumer = consumer;
         this.shareGroupMetadata = shareGroupMetadata;
         this.fromRecords = fromRecords;
         this.sendAcks = sendAcks;
-        this.acknowledgeType = acknowledgeType;
     }
 
     /** The {@code TransactionalShareProducer} constructor {@code (Map, Serializer, Serializer)}, if built. */
@@ -56,10 +55,9 @@ public final class ShareSdk {
             Constructor<?> consumer = consumerClass.getConstructor(Map.class, Deserializer.class, Deserializer.class);
             Method metadata = consumerClass.getMethod("shareGroupMetadata");
             Class<?> acks = Class.forName(PACKAGE + "ShareAcknowledgements");
-            Class<?> ackType = Class.forName("org.apache.kafka.clients.consumer.AcknowledgeType");
-            Method fromRecords = acks.getMethod("fromRecords", ConsumerRecords.class, ackType);
+            Method fromRecords = acks.getMethod("fromRecords", ConsumerRecords.class, AcknowledgeType.class);
             Method send = producer.getDeclaringClass().getMethod("sendShareAcknowledgementsToTransaction", acks, metadata.getReturnType());
-            return Optional.of(new ShareSdk(producer, consumer, metadata, fromRecords, send, ackType));
+            return Optional.of(new ShareSdk(producer, consumer, metadata, fromRecords, send));
         } catch (ClassNotFoundException | NoSuchMethodException e) {
             missing.append(e.getMessage());
             return Optional.empty();
@@ -83,8 +81,7 @@ public final class ShareSdk {
      * consumer.shareGroupMetadata())}.
      */
     public void sendAcceptsToTransaction(Producer<?, ?> producer, ShareConsumer<?, ?> consumer, ConsumerRecords<?, ?> records) {
-        Object accept = Enum.valueOf(acknowledgeType.asSubclass(Enum.class), "ACCEPT");
-        Object acks = invoke(fromRecords, null, records, accept);
+        Object acks = invoke(fromRecords, null, records, AcknowledgeType.ACCEPT);
         Object metadata = invoke(shareGroupMetadata, consumer);
         invoke(sendAcks, producer, acks, metadata);
     }

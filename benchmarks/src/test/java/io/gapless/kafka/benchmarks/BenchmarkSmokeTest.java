@@ -24,7 +24,7 @@ class BenchmarkSmokeTest {
     void everyBenchmarkPrintsResultLines() {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
-        BenchmarkHarness.Report report = BenchmarkHarness.all().run(BenchmarkOptions.parse("--smoke"), out);
+        BenchmarkReport report = BenchmarkHarness.all().run(BenchmarkOptions.parse("--smoke"), out);
         String printed = buffer.toString(StandardCharsets.UTF_8);
 
         List<String> lines = printed.lines().filter(l -> l.startsWith("RESULT ")).toList();

@@ -1,0 +1,65 @@
+package io.gapless.kafka.benchmarks;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a consumer delivered in an expansion run, per partition, by the sequence numbers
+ * {@link TrickleProducer} writes; records of any other shape predate the group.
+ */
+final class DeliveredRecords {
+    private final int initialPartitions;
+    private final Map<Integer, Set<Long>> seen = new HashMap<>();
+    private long duplicates;
+    private long history;
+    private long firstNewAt = -1;
+
+    DeliveredRecords(int initialPartitions) {
+        this.initialPartitions = initialPartitions;
+    }
+
+    /** Records a poll's records; returns how many there were. */
+    int add(Iterable<ConsumerRecord<byte[], byte[]>> records) {
+        int n = 0;
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            n++;
+            // History (key "h") and the readiness record TopicLoader.create writes: both predate the group.
+            if (r.value() == null || r.value().length != Long.BYTES) {
+                history++;
+                continue;
+            }
+            long seq = ByteBuffer.wrap(r.value()).getLong();
+            if (!seen.computeIfAbsent(r.partition(), p -> new HashSet<>()).add(seq)) {
+                duplicates++;
+            }
+            if (r.partition() >= initialPartitions && firstNewAt < 0) {
+                firstNewAt = System.nanoTime();
+            }
+        }
+        return n;
+    }
+
+    /** Distinct records delivered from {@code partition}. */
+    long distinct(int partition) {
+        return seen.getOrDefault(partition, Set.of()).size();
+    }
+
+    long duplicates() {
+        return duplicates;
+    }
+
+    /** Records delivered that were written before the group started. */
+    long history() {
+        return history;
+    }
+
+    /** {@link System#nanoTime()} when the first record of an added partition was delivered, -1 if none was. */
+    long firstNewAt() {
+        return firstNewAt;
+    }
+}
