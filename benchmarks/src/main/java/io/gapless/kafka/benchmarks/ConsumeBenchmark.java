@@ -40,8 +40,12 @@ public final class ConsumeBenchmark implements Benchmark {
         Interleaved.Runs<ConsumeRun> runs = Interleaved.run(NAME, mode.warmupPairs(), mode.pairs(),
                 run -> consume(ctx, topic, records, run, KafkaConsumer::new, false),
                 run -> consume(ctx, topic, records, run, GaplessConsumer::new, true));
+        // Noise floor: the same comparison with plain Kafka on both sides (A/A).
+        Interleaved.Runs<ConsumeRun> control = Interleaved.run(NAME + " A/A control", mode.warmupPairs(), mode.pairs(),
+                run -> consume(ctx, topic, records, 1000 + run, KafkaConsumer::new, false),
+                run -> consume(ctx, topic, records, 2000 + run, KafkaConsumer::new, false));
         ctx.kafka().deleteTopics(topic);
-        return List.of(result(runs, records));
+        return List.of(result(runs, control, records));
     }
 
     private static ConsumeRun consume(BenchmarkContext ctx, String topic, int records, int run,
@@ -88,12 +92,16 @@ public final class ConsumeBenchmark implements Benchmark {
         }
     }
 
-    private static BenchmarkResult result(Interleaved.Runs<ConsumeRun> runs, int records) {
+    private static BenchmarkResult result(Interleaved.Runs<ConsumeRun> runs, Interleaved.Runs<ConsumeRun> control, int records) {
         double plainRate = Stats.median(runs.plain(), ConsumeRun::recordsPerSecond);
         double sdkRate = Stats.median(runs.sdk(), ConsumeRun::recordsPerSecond);
         double ratio = Stats.ratio(sdkRate, plainRate);
         double paired = Stats.pairedRatio(runs.plain(), runs.sdk(), ConsumeRun::recordsPerSecond);
         double best = Stats.ratio(Stats.max(runs.sdk(), ConsumeRun::recordsPerSecond), Stats.max(runs.plain(), ConsumeRun::recordsPerSecond));
+        double controlRatio = Stats.ratio(Stats.median(control.sdk(), ConsumeRun::recordsPerSecond),
+                Stats.median(control.plain(), ConsumeRun::recordsPerSecond));
+        double controlCpu = Stats.ratio(Stats.median(control.sdk(), ConsumeRun::cpuNanosPerRecord),
+                Stats.median(control.plain(), ConsumeRun::cpuNanosPerRecord));
         double plainCpu = Stats.median(runs.plain(), ConsumeRun::cpuNanosPerRecord);
         double sdkCpu = Stats.median(runs.sdk(), ConsumeRun::cpuNanosPerRecord);
         double plainP50 = Stats.median(runs.plain(), ConsumeRun::pollP50Micros);
@@ -113,6 +121,8 @@ public final class ConsumeBenchmark implements Benchmark {
                 .metric("ratio", Format.ratio(ratio))
                 .metric("paired_ratio", Format.ratio(paired))
                 .metric("best_ratio", Format.ratio(best))
+                .metric("control_aa_ratio", Format.ratio(controlRatio))
+                .metric("control_aa_cpu_ratio", Format.ratio(controlCpu))
                 .metric("plain_cpu_ns_per_record", plainCpu)
                 .metric("sdk_cpu_ns_per_record", sdkCpu)
                 .metric("plain_poll_p50_us", plainP50)
@@ -127,6 +137,8 @@ public final class ConsumeBenchmark implements Benchmark {
                         "ratio >= 0.98", ratio >= 0.98))
                 .row(TableRow.info(label, "records/s: median of per-pair ratios / ratio of best runs", "", "",
                         Format.ratio(paired) + " / " + Format.ratio(best)))
+                .row(TableRow.info(label, "noise floor: KafkaConsumer vs KafkaConsumer (A/A), records/s / CPU per record", "", "",
+                        "ratio " + Format.ratio(controlRatio) + " / " + Format.ratio(controlCpu)))
                 .row(TableRow.info(label, "CPU of the polling thread per record (median)", Format.number(plainCpu) + " ns",
                         Format.number(sdkCpu) + " ns", "ratio " + Format.ratio(Stats.ratio(sdkCpu, plainCpu))))
                 .row(TableRow.info(label, "poll latency p50", Format.micros(plainP50), Format.micros(sdkP50),
