@@ -42,7 +42,11 @@ public final class ProduceBenchmark implements Benchmark {
                 run -> produce(ctx, records, run, cfg -> new KafkaProducer<>(cfg, new ByteArraySerializer(), new ByteArraySerializer())),
                 run -> produce(ctx, records, run,
                         cfg -> ShareSdk.newPlainProducer(sdk.get(), cfg, new ByteArraySerializer(), new ByteArraySerializer())));
-        return List.of(result(runs, records));
+        // Noise floor: the same comparison with KafkaProducer on both sides (A/A).
+        Interleaved.Runs<ProduceRun> control = Interleaved.run(NAME + " A/A control", mode.warmupPairs(), mode.pairs(),
+                run -> produce(ctx, records, 1000 + run, cfg -> new KafkaProducer<>(cfg, new ByteArraySerializer(), new ByteArraySerializer())),
+                run -> produce(ctx, records, 2000 + run, cfg -> new KafkaProducer<>(cfg, new ByteArraySerializer(), new ByteArraySerializer())));
+        return List.of(result(runs, control, records));
     }
 
     private static ProduceRun produce(BenchmarkContext ctx, int records, int run,
@@ -88,12 +92,16 @@ public final class ProduceBenchmark implements Benchmark {
                 cpuStart < 0 ? Double.NaN : (double) cpu / records);
     }
 
-    private static BenchmarkResult result(Interleaved.Runs<ProduceRun> runs, int records) {
+    private static BenchmarkResult result(Interleaved.Runs<ProduceRun> runs, Interleaved.Runs<ProduceRun> control, int records) {
         double plainRate = Stats.median(runs.plain(), ProduceRun::recordsPerSecond);
         double sdkRate = Stats.median(runs.sdk(), ProduceRun::recordsPerSecond);
         double ratio = Stats.ratio(sdkRate, plainRate);
         double paired = Stats.pairedRatio(runs.plain(), runs.sdk(), ProduceRun::recordsPerSecond);
         double best = Stats.ratio(Stats.max(runs.sdk(), ProduceRun::recordsPerSecond), Stats.max(runs.plain(), ProduceRun::recordsPerSecond));
+        double controlRatio = Stats.ratio(Stats.median(control.sdk(), ProduceRun::recordsPerSecond),
+                Stats.median(control.plain(), ProduceRun::recordsPerSecond));
+        double controlCpu = Stats.ratio(Stats.median(control.sdk(), ProduceRun::cpuNanosPerRecord),
+                Stats.median(control.plain(), ProduceRun::cpuNanosPerRecord));
         double plainCpu = Stats.median(runs.plain(), ProduceRun::cpuNanosPerRecord);
         double sdkCpu = Stats.median(runs.sdk(), ProduceRun::cpuNanosPerRecord);
         double plainP50 = Stats.median(runs.plain(), ProduceRun::ackP50Micros);
@@ -109,6 +117,8 @@ public final class ProduceBenchmark implements Benchmark {
                 .metric("ratio", Format.ratio(ratio))
                 .metric("paired_ratio", Format.ratio(paired))
                 .metric("best_ratio", Format.ratio(best))
+                .metric("control_aa_ratio", Format.ratio(controlRatio))
+                .metric("control_aa_cpu_ratio", Format.ratio(controlCpu))
                 .metric("plain_cpu_ns_per_record", plainCpu)
                 .metric("sdk_cpu_ns_per_record", sdkCpu)
                 .metric("plain_ack_p50_us", plainP50)
@@ -119,6 +129,8 @@ public final class ProduceBenchmark implements Benchmark {
                         Format.rate(plainRate), Format.rate(sdkRate), "ratio " + Format.ratio(ratio), "ratio >= 0.98", ratio >= 0.98))
                 .row(TableRow.info(NAME, "records/s: median of per-pair ratios / ratio of best runs", "", "",
                         Format.ratio(paired) + " / " + Format.ratio(best)))
+                .row(TableRow.info(NAME, "noise floor: KafkaProducer vs KafkaProducer (A/A), records/s / CPU per record", "", "",
+                        "ratio " + Format.ratio(controlRatio) + " / " + Format.ratio(controlCpu)))
                 .row(TableRow.info(NAME, "CPU of the sending thread per record (median)", Format.number(plainCpu) + " ns",
                         Format.number(sdkCpu) + " ns", "ratio " + Format.ratio(Stats.ratio(sdkCpu, plainCpu))))
                 .row(TableRow.info(NAME, "send-to-ack latency p50", Format.micros(plainP50), Format.micros(sdkP50),
