@@ -3,7 +3,7 @@ package io.gapless.kafka.benchmarks;
 /**
  * One consume run.
  *
- * @param recordsPerSecond records after the first non-empty poll divided by the time they took (steady state)
+ * @param recordsPerSecond records after the first tenth divided by the time they took (steady state)
  * @param startupMillis    from {@code subscribe} to the first record (group join, positioning, SDK baseline)
  * @param pollP50Micros    median {@code poll()} duration in steady state
  * @param pollP99Micros    99th percentile {@code poll()} duration in steady state
