@@ -126,6 +126,19 @@ final class StreamsHarness implements AutoCloseable {
         }
     }
 
+    /** As {@link #awaitReading}, for apps that write each input value as output key. */
+    void awaitReadingKeys(String topic, Collection<Integer> partitions, Output<?> output) {
+        for (int p : partitions) {
+            int[] n = {0};
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(300)).until(() -> {
+                String marker = "marker-p" + p + "-" + n[0]++;
+                produce(topic, List.of(p), 1, marker);
+                output.poll();
+                return output.records().stream().anyMatch(r -> r.key() != null && r.key().startsWith("marker-p" + p + "-"));
+            });
+        }
+    }
+
     Output<String> output(String topic) {
         return new Output<>(kafka, topic, new StringDeserializer());
     }
