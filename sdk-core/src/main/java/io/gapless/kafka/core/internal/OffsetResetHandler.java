@@ -8,7 +8,6 @@ import io.gapless.kafka.core.ResetPolicy;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.InvalidOffsetException;
 import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
-import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Time;
@@ -179,40 +178,16 @@ public final class OffsetResetHandler {
     /** Seeks every partition whose policy positions it; returns those whose policy is {@code none}. */
     private Set<TopicPartition> apply(Consumer<?, ?> consumer, Map<TopicPartition, Reset> resets) {
         Set<TopicPartition> none = new HashSet<>();
-        List<TopicPartition> earliest = new ArrayList<>();
-        List<TopicPartition> latest = new ArrayList<>();
-        Map<TopicPartition, Long> byTime = new HashMap<>();
+        Map<TopicPartition, ResetPolicy> policies = new HashMap<>();
         resets.forEach((tp, r) -> {
-            switch (r.policy.kind()) {
-                case NONE -> none.add(tp);
-                case EARLIEST -> earliest.add(tp);
-                case LATEST -> latest.add(tp);
-                case BY_DURATION -> byTime.put(tp, durationTargets.computeIfAbsent(tp,
-                        k -> time.milliseconds() - r.policy.duration().toMillis()));
+            if (r.policy.kind() == ResetPolicy.Kind.NONE) {
+                none.add(tp);
+            } else {
+                policies.put(tp, r.policy);
             }
         });
-        Map<TopicPartition, Long> targets = new HashMap<>();
-        if (!earliest.isEmpty()) {
-            targets.putAll(consumer.beginningOffsets(earliest));
-        }
-        if (!latest.isEmpty()) {
-            targets.putAll(consumer.endOffsets(latest));
-        }
-        if (!byTime.isEmpty()) {
-            Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(byTime);
-            List<TopicPartition> toEnd = new ArrayList<>();
-            byTime.keySet().forEach(tp -> {
-                OffsetAndTimestamp o = found.get(tp);
-                if (o == null) {
-                    toEnd.add(tp);
-                } else {
-                    targets.put(tp, o.offset());
-                }
-            });
-            if (!toEnd.isEmpty()) {
-                targets.putAll(consumer.endOffsets(toEnd));
-            }
-        }
+        Map<TopicPartition, Long> targets = PolicyOffsets.resolve(policies, tp -> durationTargets.computeIfAbsent(tp,
+                k -> time.milliseconds() - policies.get(k).duration().toMillis()), PolicyOffsets.of(consumer));
         targets.forEach((tp, offset) -> {
             Reset r = resets.get(tp);
             consumer.seek(tp, offset);

@@ -17,10 +17,12 @@ import java.util.TreeSet;
  * never holds two different values and compaction (which keeps the last value per key) cannot
  * replace the record that won by log order.
  */
-public sealed interface BaselineRecord permits BaselineRecord.GroupStarted, BaselineRecord.TopicRegistered {
+public sealed interface BaselineRecord permits BaselineRecord.GroupStarted, BaselineRecord.TopicRegistered,
+        BaselineRecord.StartOffsetChosen {
     byte FORMAT_VERSION = 1;
     byte GROUP_STARTED = 1;
     byte TOPIC_REGISTERED = 2;
+    byte START_OFFSET_CHOSEN = 3;
 
     String group();
 
@@ -38,6 +40,15 @@ public sealed interface BaselineRecord permits BaselineRecord.GroupStarted, Base
         }
     }
 
+    /**
+     * The offset a share group starts a partition at, chosen by the policy that applied when the
+     * group first saw the partition (share groups have no committed offsets; the SDK skips what
+     * lies below this offset).
+     */
+    record StartOffsetChosen(String group, String writerId, String topic, Uuid topicId, int partition, long offset,
+                             String policy) implements BaselineRecord {
+    }
+
     static byte[] key(BaselineRecord record) {
         return write(out -> {
             out.writeByte(FORMAT_VERSION);
@@ -46,6 +57,11 @@ public sealed interface BaselineRecord permits BaselineRecord.GroupStarted, Base
                 out.writeByte(TOPIC_REGISTERED);
                 out.writeUTF(t.topic());
                 out.writeUTF(t.topicId().toString());
+            } else if (record instanceof StartOffsetChosen s) {
+                out.writeByte(START_OFFSET_CHOSEN);
+                out.writeUTF(s.topic());
+                out.writeUTF(s.topicId().toString());
+                out.writeInt(s.partition());
             } else {
                 out.writeByte(GROUP_STARTED);
             }
@@ -71,6 +87,13 @@ public sealed interface BaselineRecord permits BaselineRecord.GroupStarted, Base
                     out.writeInt(p);
                 }
                 out.writeUTF(t.newReason());
+            } else if (record instanceof StartOffsetChosen c) {
+                out.writeByte(START_OFFSET_CHOSEN);
+                out.writeUTF(c.topic());
+                out.writeUTF(c.topicId().toString());
+                out.writeInt(c.partition());
+                out.writeLong(c.offset());
+                out.writeUTF(c.policy());
             }
         });
     }
@@ -98,6 +121,13 @@ public sealed interface BaselineRecord permits BaselineRecord.GroupStarted, Base
                     news.add(in.readInt());
                 }
                 return new TopicRegistered(group, writer, topic, id, count, news, in.readUTF());
+            }
+            if (type == START_OFFSET_CHOSEN) {
+                String topic = in.readUTF();
+                Uuid id = Uuid.fromString(in.readUTF());
+                int partition = in.readInt();
+                long offset = in.readLong();
+                return new StartOffsetChosen(group, writer, topic, id, partition, offset, in.readUTF());
             }
             return null;
         } catch (IOException | IllegalArgumentException e) {

@@ -42,7 +42,7 @@ import java.util.concurrent.TimeoutException;
  * group's partition of it, and the facts about user topics that classification needs. Not
  * thread-safe: owned by one consumer, used from its polling thread.
  */
-public final class BaselineStore implements AutoCloseable {
+public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core.internal.PolicyOffsets.Lookup {
     private static final Logger log = LoggerFactory.getLogger(BaselineStore.class);
     /** Partitions of a baseline topic the SDK creates; a group's records all go to one of them. */
     static final int CREATED_PARTITIONS = 4;
@@ -53,6 +53,7 @@ public final class BaselineStore implements AutoCloseable {
     private final Duration timeout;
     private final Runnable onRead;
     private final Runnable onWrite;
+    private final GroupType groupType;
 
     private Admin admin;
     private KafkaProducer<byte[], byte[]> producer;
@@ -67,6 +68,20 @@ public final class BaselineStore implements AutoCloseable {
      */
     public BaselineStore(String topic, String group, Map<String, Object> connection, Duration timeout,
                          Runnable onRead, Runnable onWrite) {
+        this(topic, group, GroupType.CONSUMER, connection, timeout, onRead, onWrite);
+    }
+
+    /** Which kind of group the baseline belongs to: it decides how the upgrade rule looks for existing progress. */
+    public enum GroupType {
+        /** A consumer group (or a Streams application): progress is committed offsets. */
+        CONSUMER,
+        /** A share group: progress is initialized share-partition start offsets. */
+        SHARE
+    }
+
+    public BaselineStore(String topic, String group, GroupType groupType, Map<String, Object> connection, Duration timeout,
+                         Runnable onRead, Runnable onWrite) {
+        this.groupType = groupType;
         this.topic = topic;
         this.group = group;
         this.connection = connection;
@@ -150,10 +165,18 @@ public final class BaselineStore implements AutoCloseable {
         }
     }
 
-    /** Whether the group has committed offsets (it existed before it used the SDK: KIP-1327's upgrade rule). */
+    /**
+     * Whether the group already made progress before it used the SDK (KIP-1327's upgrade rule):
+     * committed offsets for a consumer group, initialized start offsets for a share group.
+     */
     public boolean groupHasCommittedOffsets() {
         try {
             ensureAdmin();
+            if (groupType == GroupType.SHARE) {
+                return admin.listShareGroupOffsets(Map.of(group, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()))
+                        .partitionsToOffsetInfo(group).get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .values().stream().anyMatch(java.util.Objects::nonNull);
+            }
             return !admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS).isEmpty();
         } catch (Exception e) {
@@ -183,6 +206,39 @@ public final class BaselineStore implements AutoCloseable {
             return out;
         } catch (Exception e) {
             throw unavailable("look up record times of " + partitions + " for", e);
+        }
+    }
+
+    /** Log start offsets, for policies that resolve to {@code earliest}. */
+    @Override
+    public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
+        try {
+            ensureOpen();
+            return reader.beginningOffsets(partitions, timeout);
+        } catch (Exception e) {
+            throw unavailable("look up start offsets of " + partitions + " for", e);
+        }
+    }
+
+    /** Log end offsets, for policies that resolve to {@code latest}. */
+    @Override
+    public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
+        try {
+            ensureOpen();
+            return reader.endOffsets(partitions, timeout);
+        } catch (Exception e) {
+            throw unavailable("look up end offsets of " + partitions + " for", e);
+        }
+    }
+
+    /** The first offset at or after {@code timeMs} per partition; absent where no record is that recent. */
+    @Override
+    public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> times) {
+        try {
+            ensureOpen();
+            return reader.offsetsForTimes(times, timeout);
+        } catch (Exception e) {
+            throw unavailable("look up offsets by time of " + times.keySet() + " for", e);
         }
     }
 

@@ -20,6 +20,7 @@ public final class GroupBaseline {
     private boolean started;
     private final Map<String, TopicEntry> entries = new HashMap<>();
     private final Map<String, Set<Uuid>> topicIdsSeen = new HashMap<>();
+    private final Map<String, Long> startOffsets = new HashMap<>();
 
     public GroupBaseline(String group) {
         this.group = group;
@@ -40,6 +41,8 @@ public final class GroupBaseline {
             entries.putIfAbsent(key(t.topic(), t.topicId()), new TopicEntry(t.topic(), t.topicId(), t.partitionCount(),
                     t.newPartitions(), t.newReason(), timestampMs));
             topicIdsSeen.computeIfAbsent(t.topic(), k -> new HashSet<>()).add(t.topicId());
+        } else if (record instanceof BaselineRecord.StartOffsetChosen c) {
+            startOffsets.putIfAbsent(key(c.topic(), c.topicId()) + "/" + c.partition(), c.offset());
         }
     }
 
@@ -64,6 +67,11 @@ public final class GroupBaseline {
 
     public Optional<TopicEntry> entry(String topic, Uuid topicId) {
         return Optional.ofNullable(entries.get(key(topic, topicId)));
+    }
+
+    /** The start offset chosen for a share-group partition, if one was recorded. */
+    public Optional<Long> startOffset(String topic, Uuid topicId, int partition) {
+        return Optional.ofNullable(startOffsets.get(key(topic, topicId) + "/" + partition));
     }
 
     /** Whether the group has an entry for a topic of this name under another topic id. */

@@ -93,6 +93,56 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         return out;
     }
 
+    /**
+     * The start offsets recorded for share-group partitions; partitions without one are absent.
+     * Reads the baseline up to its current end first.
+     */
+    public Map<TopicPartition, Long> recordedStartOffsets(Collection<TopicPartition> partitions) {
+        GroupBaseline baseline = store.read();
+        Map<String, TopicDescription> described = store.describeTopics(partitions.stream().map(TopicPartition::topic)
+                .collect(Collectors.toCollection(TreeSet::new)));
+        Map<TopicPartition, Long> out = new LinkedHashMap<>();
+        for (TopicPartition tp : partitions) {
+            TopicDescription d = described.get(tp.topic());
+            if (d != null) {
+                baseline.startOffset(d.name(), d.topicId(), tp.partition()).ifPresent(o -> out.put(tp, o));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Proposes start offsets for share-group partitions that have none recorded and returns the
+     * recorded ones afterwards: the first proposal in log order wins, so every member skips below
+     * the same offset.
+     */
+    public Map<TopicPartition, Long> chooseStartOffsets(Map<TopicPartition, ProposedStart> proposals) {
+        GroupBaseline baseline = store.read();
+        Map<String, TopicDescription> described = store.describeTopics(proposals.keySet().stream().map(TopicPartition::topic)
+                .collect(Collectors.toCollection(TreeSet::new)));
+        List<BaselineRecord> writes = new ArrayList<>();
+        proposals.forEach((tp, proposal) -> {
+            TopicDescription d = described.get(tp.topic());
+            if (d != null && baseline.startOffset(d.name(), d.topicId(), tp.partition()).isEmpty()) {
+                writes.add(new BaselineRecord.StartOffsetChosen(store.group(), writerId, d.name(), d.topicId(), tp.partition(),
+                        proposal.offset(), proposal.policy()));
+            }
+        });
+        if (!writes.isEmpty()) {
+            store.append(writes);
+        }
+        return recordedStartOffsets(proposals.keySet());
+    }
+
+    /** A start offset proposed for a share-group partition and the policy that chose it. */
+    public record ProposedStart(long offset, String policy) {
+    }
+
+    /** The store this classifier reads and writes (offset look-ups for share-group start offsets). */
+    public BaselineStore store() {
+        return store;
+    }
+
     private static PartitionClassification classify(TopicPartition tp, TopicEntry entry, GroupBaseline baseline) {
         int p = tp.partition();
         if (p >= entry.partitionCount()) {
