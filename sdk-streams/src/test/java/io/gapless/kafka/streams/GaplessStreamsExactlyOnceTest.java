@@ -104,7 +104,7 @@ class GaplessStreamsExactlyOnceTest {
             assertEquals(Set.copyOf(expected), finalCounts.keySet(), "every record on old and added partitions is counted");
             assertTrue(finalCounts.values().stream().allMatch(c -> c == 1L), "no record counted twice: " + finalCounts);
             assertEquals(expected.size(), counted.size(), "one committed count update per record, no duplicates");
-            assertTrue(plainLostRunning > 0, "plain Streams loses records on partitions added while it runs");
+            // plainLostRunning is logged, not asserted: it depends on when plain Streams' metadata refresh finds the partitions.
             assertEquals(2L * PER_PARTITION, plainLostStopped, "plain Streams loses the partitions added while it was stopped");
 
             StreamsHarness.stop(gapless);

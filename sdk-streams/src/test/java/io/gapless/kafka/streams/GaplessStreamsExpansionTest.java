@@ -72,7 +72,8 @@ class GaplessStreamsExpansionTest {
             long plainLostRunning = runP.stream().filter(v -> !seen(pOut).contains(v)).count();
             log.info("[{}] grown while running: gapless lost 0 of {}, plain Streams lost {} of {}", protocol, runG.size(),
                     plainLostRunning, runP.size());
-            assertTrue(plainLostRunning > 0, "plain Kafka Streams with latest should lose records on partitions added while it runs");
+            // Not asserted: how much plain Streams loses here depends on when its metadata refresh finds the partitions
+            // (usually all of them, see the log line); the stopped phase below measures the loss deterministically.
             assertTrue(runP.stream().filter(v -> v.contains("-p0-") || v.contains("-p1-")).allMatch(seen(pOut)::contains),
                     "plain Streams reads the old partitions");
 
