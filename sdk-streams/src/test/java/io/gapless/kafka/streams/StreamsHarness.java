@@ -199,7 +199,7 @@ final class StreamsHarness implements AutoCloseable {
 
         @Override
         public void close() {
-            consumer.close(Duration.ofSeconds(5));
+            consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
         }
     }
 }

@@ -65,7 +65,7 @@ public final class GaplessConsumerWrapper extends ConsumerWrapper {
             this.rebalanceData = streamsRebalanceData == null ? Optional.empty() : streamsRebalanceData;
             this.emulation = new SourceResetEmulation(resetPlan, config);
         } catch (RuntimeException e) {
-            delegate.close(Duration.ZERO);
+            delegate.close(CloseOptions.timeout(Duration.ZERO));
             throw e;
         }
     }
@@ -154,6 +154,8 @@ public final class GaplessConsumerWrapper extends ConsumerWrapper {
     }
 
     @Override
+    @Deprecated
+    @SuppressWarnings("deprecation")
     public void close(Duration timeout) {
         try {
             super.close(timeout);

@@ -120,6 +120,8 @@ public final class GaplessMainConsumer implements Consumer<byte[], byte[]> {
     }
 
     @Override
+    @Deprecated
+    @SuppressWarnings("deprecation")
     public void close(Duration timeout) {
         try {
             delegate.close(timeout);
