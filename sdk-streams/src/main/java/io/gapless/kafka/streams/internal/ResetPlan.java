@@ -35,6 +35,8 @@ public final class ResetPlan implements ResetPolicyLookup {
     private final BaselineUnavailablePolicy unavailablePolicy;
     private final Duration baselineTimeout;
     private final ModeDecision decision;
+    private final boolean needsClassification;
+    private final boolean anyNewPartitionsPolicy;
 
     private ResetPlan(Builder b) {
         this.applicationId = b.applicationId;
@@ -50,6 +52,10 @@ public final class ResetPlan implements ResetPolicyLookup {
         List<Map.Entry<Pattern, TopicResetPolicies>> p = new ArrayList<>();
         b.sources.patterns().forEach(e -> p.add(Map.entry(e.getKey(), effective(e.getValue().policy()))));
         this.patterns = List.copyOf(p);
+        List<TopicResetPolicies> all = new ArrayList<>(topics.values());
+        patterns.forEach(e -> all.add(e.getValue()));
+        this.needsClassification = all.stream().anyMatch(x -> x.newPartitions().isPresent() && !x.newPartitions().get().equals(x.base()));
+        this.anyNewPartitionsPolicy = all.stream().anyMatch(x -> x.newPartitions().isPresent());
     }
 
     private TopicResetPolicies effective(AutoOffsetReset declared) {
@@ -81,18 +87,12 @@ public final class ResetPlan implements ResetPolicyLookup {
 
     /** Whether some source's new-partitions policy differs from its base policy: only then is the group baseline needed. */
     public boolean needsClassification() {
-        return allPolicies().stream().anyMatch(p -> p.newPartitions().isPresent() && !p.newPartitions().get().equals(p.base()));
+        return needsClassification;
     }
 
     /** Whether any source has a new-partitions policy at all. */
     public boolean anyNewPartitionsPolicy() {
-        return allPolicies().stream().anyMatch(p -> p.newPartitions().isPresent());
-    }
-
-    private List<TopicResetPolicies> allPolicies() {
-        List<TopicResetPolicies> all = new ArrayList<>(topics.values());
-        patterns.forEach(e -> all.add(e.getValue()));
-        return all;
+        return anyNewPartitionsPolicy;
     }
 
     public String applicationId() {
