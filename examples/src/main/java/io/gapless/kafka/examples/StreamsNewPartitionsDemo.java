@@ -68,9 +68,9 @@ public final class StreamsNewPartitionsDemo {
                 kafka.addPartitions(gapless.input(), RUNNING);
                 plain.produce(0, RUNNING, PER_PARTITION);
                 gapless.produce(0, RUNNING, PER_PARTITION);
-                gapless.awaitSeen(RUNNING * PER_PARTITION);
+                gapless.awaitComplete(0, RUNNING);
                 boolean plainReads = plain.awaitReading(OLD, RUNNING); // once it reads them, what it missed there is lost
-                plain.awaitSeen(OLD * PER_PARTITION);
+                plain.awaitComplete(0, OLD);
 
                 // Grown while stopped: plain Streams starts the added partitions at the end when it comes back.
                 plain.stop();
@@ -81,9 +81,9 @@ public final class StreamsNewPartitionsDemo {
                 gapless.produce(0, STOPPED, PER_PARTITION);
                 plain.restart();
                 gapless.restart();
-                gapless.awaitSeen(RUNNING * PER_PARTITION + STOPPED * PER_PARTITION);
+                gapless.awaitComplete(0, STOPPED);
                 plainReads &= plain.awaitReading(0, STOPPED);
-                plain.awaitSeen(OLD * PER_PARTITION + RUNNING * PER_PARTITION);
+                plain.awaitComplete(0, OLD);
 
                 String[] when = {"existed at start", "existed at start", "added while running", "added while running",
                         "added while stopped", "added while stopped"};

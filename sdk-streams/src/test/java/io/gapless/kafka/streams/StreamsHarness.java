@@ -39,6 +39,7 @@ final class StreamsHarness implements AutoCloseable {
 
     private final EmbeddedKafka kafka;
     private final KafkaProducer<String, String> producer;
+    private final java.util.concurrent.atomic.AtomicInteger markerRound = new java.util.concurrent.atomic.AtomicInteger();
 
     StreamsHarness(EmbeddedKafka kafka) {
         this.kafka = kafka;
@@ -110,18 +111,18 @@ final class StreamsHarness implements AutoCloseable {
     }
 
     /**
-     * Waits until the application reads every listed partition: sends a marker to each partition
-     * again and again until the marker comes out. Proves the partitions are positioned without
-     * relying on timing.
+     * Waits until the application reads every listed partition: sends a marker (unique to this
+     * call) to each partition again and again until one comes out. Proves the partitions are
+     * positioned, and that everything written to them before was processed, without relying on timing.
      */
     void awaitReading(String topic, Collection<Integer> partitions, Output<?> output, Function<String, String> toInputValue) {
         for (int p : partitions) {
+            String prefix = "marker-" + markerRound.incrementAndGet() + "-p" + p + "-";
             int[] n = {0};
             await().atMost(WAIT).pollInterval(Duration.ofMillis(300)).until(() -> {
-                String marker = "marker-p" + p + "-" + n[0]++;
-                produce(topic, List.of(p), 1, marker);
+                produce(topic, List.of(p), 1, prefix + n[0]++);
                 output.poll();
-                return output.inputValues(toInputValue).stream().anyMatch(v -> v.startsWith("marker-p" + p + "-"));
+                return output.inputValues(toInputValue).stream().anyMatch(v -> v.startsWith(prefix));
             });
         }
     }
@@ -129,12 +130,12 @@ final class StreamsHarness implements AutoCloseable {
     /** As {@link #awaitReading}, for apps that write each input value as output key. */
     void awaitReadingKeys(String topic, Collection<Integer> partitions, Output<?> output) {
         for (int p : partitions) {
+            String prefix = "marker-" + markerRound.incrementAndGet() + "-p" + p + "-";
             int[] n = {0};
             await().atMost(WAIT).pollInterval(Duration.ofMillis(300)).until(() -> {
-                String marker = "marker-p" + p + "-" + n[0]++;
-                produce(topic, List.of(p), 1, marker);
+                produce(topic, List.of(p), 1, prefix + n[0]++);
                 output.poll();
-                return output.records().stream().anyMatch(r -> r.key() != null && r.key().startsWith("marker-p" + p + "-"));
+                return output.records().stream().anyMatch(r -> r.key() != null && r.key().startsWith(prefix));
             });
         }
     }

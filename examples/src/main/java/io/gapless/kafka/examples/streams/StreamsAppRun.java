@@ -49,6 +49,7 @@ public final class StreamsAppRun implements AutoCloseable {
     private final Map<Integer, Integer> seenPerPartition = new HashMap<>();
     private int markers;
     private int batches;
+    private int rounds;
 
     /**
      * @param app builds the {@code KafkaStreams} from the settings and the input and output topics
@@ -139,7 +140,7 @@ public final class StreamsAppRun implements AutoCloseable {
     public boolean awaitReading(int from, int to) {
         long deadline = System.nanoTime() + WAIT.toNanos();
         for (int p = from; p < to; p++) {
-            String prefix = "marker-p" + p + "-";
+            String prefix = "marker-" + rounds++ + "-p" + p + "-";
             while (seen.stream().noneMatch(v -> v.startsWith(prefix))) {
                 if (System.nanoTime() > deadline) {
                     return false;
@@ -152,12 +153,21 @@ public final class StreamsAppRun implements AutoCloseable {
         return true;
     }
 
-    /** Polls the output until {@code expected} records came out or the deadline passed. */
-    public void awaitSeen(int expected) {
+    /** Polls the output until every record written to partitions {@code from..to-1} came out, or the deadline passed. */
+    public void awaitComplete(int from, int to) {
         long deadline = System.nanoTime() + WAIT.toNanos();
-        while (seenPerPartition.values().stream().mapToInt(Integer::intValue).sum() < expected && System.nanoTime() < deadline) {
+        while (!complete(from, to) && System.nanoTime() < deadline) {
             poll(Duration.ofMillis(100));
         }
+    }
+
+    private boolean complete(int from, int to) {
+        for (int p = from; p < to; p++) {
+            if (seenPerPartition.getOrDefault(p, 0) < produced.getOrDefault(p, 0)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void poll(Duration d) {
