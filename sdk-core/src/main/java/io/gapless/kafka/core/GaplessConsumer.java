@@ -85,7 +85,9 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
     private final ResetMetrics resetMetrics;
     private final BaselineUnavailablePolicy unavailablePolicy;
     private final Set<String> registeredTopics = new HashSet<>();
+    private final String clientId;
     private Set<String> pendingManualTopics = Set.of();
+    private Thread warmUp;
 
     /** Same as {@link KafkaConsumer#KafkaConsumer(Map)}, plus the SDK's settings. */
     public GaplessConsumer(Map<String, Object> configs) {
@@ -119,6 +121,7 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
         this.unavailablePolicy = config.baselineUnavailablePolicy();
         Map<String, Object> delegateConfig = GaplessConsumerConfig.withoutSdkKeys(userConfig);
         String clientId = clientId(userConfig);
+        this.clientId = clientId;
         switch (decision.kind()) {
             case NATIVE -> delegateConfig.put(GaplessConsumerConfig.AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, newPolicy.orElseThrow().toString());
             case EMULATE -> delegateConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, ResetPolicy.NONE.toString());
@@ -205,66 +208,63 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void subscribe(Collection<String> topics) {
-        subscribe(topics, (ConsumerRebalanceListener) null);
+        if (emulating()) {
+            subscribe(topics, (ConsumerRebalanceListener) null);
+        } else {
+            delegate.subscribe(topics);
+        }
     }
 
     @Override
     public void subscribe(Collection<String> topics, ConsumerRebalanceListener callback) {
-        if (!emulating()) {
-            if (callback == null) {
-                delegate.subscribe(topics);
-            } else {
-                delegate.subscribe(topics, callback);
-            }
-            return;
-        }
-        resetHandler.forgetAll();
-        delegate.subscribe(topics, wrap(callback));
+        delegate.subscribe(topics, listenerFor(callback));
     }
 
     @Override
     public void subscribe(Pattern pattern, ConsumerRebalanceListener callback) {
-        if (!emulating()) {
-            delegate.subscribe(pattern, callback);
-            return;
-        }
-        resetHandler.forgetAll();
-        delegate.subscribe(pattern, wrap(callback));
+        delegate.subscribe(pattern, listenerFor(callback));
     }
 
     @Override
     public void subscribe(Pattern pattern) {
-        if (!emulating()) {
+        if (emulating()) {
+            delegate.subscribe(pattern, listenerFor(null));
+        } else {
             delegate.subscribe(pattern);
-            return;
         }
-        resetHandler.forgetAll();
-        delegate.subscribe(pattern, wrap(null));
     }
 
     @Override
     public void subscribe(SubscriptionPattern pattern, ConsumerRebalanceListener callback) {
-        if (!emulating()) {
-            delegate.subscribe(pattern, callback);
-            return;
-        }
-        resetHandler.forgetAll();
-        delegate.subscribe(pattern, wrap(callback));
+        delegate.subscribe(pattern, listenerFor(callback));
     }
 
     @Override
     public void subscribe(SubscriptionPattern pattern) {
-        if (!emulating()) {
+        if (emulating()) {
+            delegate.subscribe(pattern, listenerFor(null));
+        } else {
             delegate.subscribe(pattern);
-            return;
         }
+    }
+
+    /**
+     * The listener to hand to Kafka for a new subscription: the user's own when not emulating;
+     * otherwise the SDK's wrapper around it, with the baseline warming up and old resolutions forgotten.
+     */
+    private ConsumerRebalanceListener listenerFor(ConsumerRebalanceListener user) {
+        if (!emulating()) {
+            return user;
+        }
+        startWarmUp();
         resetHandler.forgetAll();
-        delegate.subscribe(pattern, wrap(null));
+        return new RegisteringRebalanceListener(user, this::registerAssigned, resetHandler::forget);
     }
 
     @Override
     public void assign(Collection<TopicPartition> partitions) {
         if (emulating()) {
+            startWarmUp();
             resetHandler.forgetAll();
             pendingManualTopics = partitions.stream().map(TopicPartition::topic).collect(Collectors.toSet());
         }
@@ -314,8 +314,13 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
         }
     }
 
-    private ConsumerRebalanceListener wrap(ConsumerRebalanceListener user) {
-        return new RegisteringRebalanceListener(user, this::registerAssigned, resetHandler::forget);
+    /** Opens the baseline's clients while the consumer joins its group, off the polling thread. */
+    private void startWarmUp() {
+        if (warmUp == null) {
+            warmUp = new Thread(classifier.store()::warmUp, "gapless-baseline-warmup-" + clientId);
+            warmUp.setDaemon(true);
+            warmUp.start();
+        }
     }
 
     /** Records the assigned topics in the group baseline before any partition is positioned. */

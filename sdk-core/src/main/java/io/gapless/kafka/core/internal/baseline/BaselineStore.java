@@ -39,8 +39,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Kafka I/O for one group's baseline: the compacted baseline topic (created on first use), the
- * group's partition of it, and the facts about user topics that classification needs. Not
- * thread-safe: owned by one consumer, used from its polling thread.
+ * group's partition of it, and the facts about user topics that classification needs. Owned by
+ * one consumer; its methods hold the store's monitor so that the consumer can warm it up in the
+ * background while it joins its group.
  */
 public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core.internal.PolicyOffsets.Lookup {
     private static final Logger log = LoggerFactory.getLogger(BaselineStore.class);
@@ -99,8 +100,21 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
         return group;
     }
 
+    /**
+     * Opens the clients, creates or checks the topic and reads the group's records, so that the
+     * first assignment pays only for what is left. Failures are left for the real call to report.
+     */
+    public synchronized void warmUp() {
+        try {
+            read();
+            producer.partitionsFor(topic);
+        } catch (RuntimeException e) {
+            log.debug("Warming up the baseline of group {} failed; the first real use reports it", group, e);
+        }
+    }
+
     /** Reads the group's partition from where the last read stopped up to its current end. */
-    public GroupBaseline read() {
+    public synchronized GroupBaseline read() {
         try {
             ensureOpen();
             long end = reader.endOffsets(List.of(groupPartition), timeout).get(groupPartition);
@@ -126,7 +140,7 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
     }
 
     /** Appends records to the group's partition and waits until they are acknowledged by all in-sync replicas. */
-    public void append(List<BaselineRecord> records) {
+    public synchronized void append(List<BaselineRecord> records) {
         try {
             ensureOpen();
             List<Future<?>> sends = new ArrayList<>();
@@ -145,7 +159,7 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
     }
 
     /** Current id and partition count of user topics; topics that do not exist are left out. */
-    public Map<String, TopicDescription> describeTopics(Collection<String> topics) {
+    public synchronized Map<String, TopicDescription> describeTopics(Collection<String> topics) {
         try {
             ensureAdmin();
             Map<String, TopicDescription> out = new HashMap<>();
@@ -169,7 +183,7 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
      * Whether the group already made progress before it used the SDK (KIP-1327's upgrade rule):
      * committed offsets for a consumer group, initialized start offsets for a share group.
      */
-    public boolean groupHasCommittedOffsets() {
+    public synchronized boolean groupHasCommittedOffsets() {
         try {
             ensureAdmin();
             if (groupType == GroupType.SHARE) {
@@ -188,7 +202,7 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
      * Whether {@code partition} holds no record older than {@code timeMs}: empty, or its first
      * record at or after that time is its first record.
      */
-    public Map<TopicPartition, Boolean> noRecordBefore(Collection<TopicPartition> partitions, long timeMs) {
+    public synchronized Map<TopicPartition, Boolean> noRecordBefore(Collection<TopicPartition> partitions, long timeMs) {
         try {
             ensureOpen();
             Map<TopicPartition, Long> query = new HashMap<>();
@@ -211,7 +225,7 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
 
     /** Log start offsets, for policies that resolve to {@code earliest}. */
     @Override
-    public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
+    public synchronized Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
         try {
             ensureOpen();
             return reader.beginningOffsets(partitions, timeout);
@@ -222,7 +236,7 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
 
     /** Log end offsets, for policies that resolve to {@code latest}. */
     @Override
-    public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
+    public synchronized Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
         try {
             ensureOpen();
             return reader.endOffsets(partitions, timeout);
@@ -233,7 +247,7 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
 
     /** The first offset at or after {@code timeMs} per partition; absent where no record is that recent. */
     @Override
-    public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> times) {
+    public synchronized Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> times) {
         try {
             ensureOpen();
             return reader.offsetsForTimes(times, timeout);
@@ -342,7 +356,7 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         closeQuietly(reader);
         closeQuietly(producer);
         closeQuietly(admin);
