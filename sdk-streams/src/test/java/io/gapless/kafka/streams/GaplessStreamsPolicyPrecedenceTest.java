@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>{@code override}: {@code NewPartitionsReset.latest().withNewPartitionsResetPolicy(latest())}, its own wins;</li>
  *   <li>{@code duration}: new partitions {@code byDuration(1h)}, reads the records of the last hour.</li>
  * </ul>
- * Every source grows from 1 to 2 partitions while the app is stopped.
+ * Every source grows from 1 to 2 partitions while the app is stopped. Two stream threads: two main
+ * consumers, each with its own view of the one group baseline.
  */
 @EmbeddedKafkaTest
 class GaplessStreamsPolicyPrecedenceTest {
@@ -90,6 +91,7 @@ class GaplessStreamsPolicyPrecedenceTest {
 
     private static Properties props(StreamsHarness h, String app, String protocol) {
         Properties p = h.streamsProps(app, protocol);
+        p.put(org.apache.kafka.streams.StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2); // two main consumers share the group baseline
         p.put("auto.offset.reset", "latest");
         p.put(GaplessConsumerConfig.AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, "earliest");
         return p;
