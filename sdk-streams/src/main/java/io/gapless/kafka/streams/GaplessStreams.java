@@ -135,12 +135,22 @@ public final class GaplessStreams {
     private static Properties streamsOnly(Properties props) {
         Properties out = new Properties();
         props.forEach((k, v) -> {
-            if (!GaplessConsumerConfig.isSdkKey(String.valueOf(k))) {
+            String key = String.valueOf(k);
+            for (String prefix : CLIENT_PREFIXES) {
+                if (key.startsWith(prefix) && GaplessConsumerConfig.isSdkKey(key.substring(prefix.length()))) {
+                    throw new ConfigException(key, v, "the SDK's settings apply to the whole application: set "
+                            + key.substring(prefix.length()) + " without the " + prefix + " prefix");
+                }
+            }
+            if (!GaplessConsumerConfig.isSdkKey(key)) {
                 out.put(k, v);
             }
         });
         return out;
     }
+
+    private static final String[] CLIENT_PREFIXES = {StreamsConfig.MAIN_CONSUMER_PREFIX, StreamsConfig.CONSUMER_PREFIX,
+        StreamsConfig.RESTORE_CONSUMER_PREFIX, StreamsConfig.GLOBAL_CONSUMER_PREFIX};
 
     private static Map<String, Object> sdkOnly(Properties props) {
         Map<String, Object> out = new HashMap<>();

@@ -72,6 +72,14 @@ class GaplessStreamsCreateTest {
     }
 
     @Test
+    void aPrefixedSdkSettingIsRejectedNamingTheKey() throws Exception {
+        Properties p = props("classic");
+        p.put("main.consumer.auto.offset.reset.new.partitions", "earliest");
+        ConfigException e = assertThrows(ConfigException.class, () -> GaplessStreams.create(builder(), p));
+        assertTrue(e.getMessage().contains("main.consumer.auto.offset.reset.new.partitions"), e.getMessage());
+    }
+
+    @Test
     void anotherMainConsumerWrapperIsRejectedUnderTheStreamsProtocol() throws Exception {
         Properties p = props("streams");
         p.put("main.consumer.__internal.consumer.wrapper__", "com.example.Wrapper");
