@@ -2,6 +2,7 @@ package io.gapless.kafka.share.internal.reset;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.AlterConfigsOptions;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
@@ -60,11 +61,8 @@ public final class SharePartitionState {
 
     /** Whether the broker knows a group config, asked with a validate-only write of {@code value}. */
     public boolean brokerKnowsGroupConfig(String name, String value) {
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
         try {
-            admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET))),
-                    new org.apache.kafka.clients.admin.AlterConfigsOptions().validateOnly(true)).all()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            alterGroupConfig(name, value, true);
             return true;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof org.apache.kafka.common.errors.InvalidConfigurationException
@@ -72,8 +70,6 @@ public final class SharePartitionState {
                 return false;
             }
             throw new KafkaException("Cannot ask the broker whether it knows group config " + name, e.getCause());
-        } catch (Exception e) {
-            throw failure("probe group config " + name, e);
         }
     }
 
@@ -82,16 +78,22 @@ public final class SharePartitionState {
      * broker accepted it.
      */
     public boolean setGroupConfig(String name, String value) {
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
         try {
-            admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET))))
-                    .all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            alterGroupConfig(name, value, false);
             return true;
         } catch (ExecutionException e) {
             log.warn("Share group {}: cannot set {}={}: {}", group, name, value, e.getCause().toString());
             return false;
-        } catch (Exception e) {
-            throw failure("set " + name + " of group " + group, e);
+        }
+    }
+
+    private void alterGroupConfig(String name, String value, boolean validateOnly) throws ExecutionException {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
+        try {
+            admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET))),
+                    new AlterConfigsOptions().validateOnly(validateOnly)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
+            throw failure((validateOnly ? "validate " : "set ") + name + " of group " + group, e);
         }
     }
 
