@@ -81,4 +81,9 @@ public enum BenchmarkMode {
     public List<String> expansionProtocols() {
         return expansionProtocols;
     }
+
+    /** Whether the throughput benchmarks also run an A/A control (plain against plain) to show the noise floor. */
+    public boolean controls() {
+        return this != SMOKE;
+    }
 }

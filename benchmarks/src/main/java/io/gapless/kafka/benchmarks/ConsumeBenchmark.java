@@ -41,7 +41,8 @@ public final class ConsumeBenchmark implements Benchmark {
                 run -> consume(ctx, topic, records, run, KafkaConsumer::new, false),
                 run -> consume(ctx, topic, records, run, GaplessConsumer::new, true));
         // Noise floor: the same comparison with plain Kafka on both sides (A/A).
-        Interleaved.Runs<ConsumeRun> control = Interleaved.run(NAME + " A/A control", mode.warmupPairs(), mode.pairs(),
+        Interleaved.Runs<ConsumeRun> control = !mode.controls() ? new Interleaved.Runs<>(List.of(), List.of())
+                : Interleaved.run(NAME + " A/A control", mode.warmupPairs(), mode.pairs(),
                 run -> consume(ctx, topic, records, 1000 + run, KafkaConsumer::new, false),
                 run -> consume(ctx, topic, records, 2000 + run, KafkaConsumer::new, false));
         ctx.kafka().deleteTopics(topic);

@@ -43,7 +43,8 @@ public final class ProduceBenchmark implements Benchmark {
                 run -> produce(ctx, records, run,
                         cfg -> ShareSdk.newPlainProducer(sdk.get(), cfg, new ByteArraySerializer(), new ByteArraySerializer())));
         // Noise floor: the same comparison with KafkaProducer on both sides (A/A).
-        Interleaved.Runs<ProduceRun> control = Interleaved.run(NAME + " A/A control", mode.warmupPairs(), mode.pairs(),
+        Interleaved.Runs<ProduceRun> control = !mode.controls() ? new Interleaved.Runs<>(List.of(), List.of())
+                : Interleaved.run(NAME + " A/A control", mode.warmupPairs(), mode.pairs(),
                 run -> produce(ctx, records, 1000 + run, cfg -> new KafkaProducer<>(cfg, new ByteArraySerializer(), new ByteArraySerializer())),
                 run -> produce(ctx, records, 2000 + run, cfg -> new KafkaProducer<>(cfg, new ByteArraySerializer(), new ByteArraySerializer())));
         return List.of(result(runs, control, records));
