@@ -31,6 +31,7 @@ public final class ExpansionRun {
     private static final Duration PHASE_TIMEOUT = Duration.ofSeconds(40);
     private final Duration settle;
     private final Duration quiet;
+    private final boolean smoke;
     private static final byte[] HISTORY_KEY = {'h'};
 
     private final EmbeddedKafka kafka;
@@ -43,6 +44,7 @@ public final class ExpansionRun {
         Duration wait = ctx.mode() == BenchmarkMode.SMOKE ? Duration.ofMillis(300) : Duration.ofSeconds(1);
         this.settle = wait;
         this.quiet = wait;
+        this.smoke = ctx.mode() == BenchmarkMode.SMOKE;
     }
 
     /** Runs once with a fresh topic and group; {@code sdk} picks {@link GaplessConsumer} with new partitions at earliest. */
@@ -69,7 +71,7 @@ public final class ExpansionRun {
                 // Classic consumers find added partitions on their metadata refresh (1 s here), consumer-protocol
                 // members on a heartbeat: expand at a random phase of that cycle, the same phase for both
                 // variants of a pair, so neither is favoured by when its first poll happened to end.
-                pollFor(consumer, delivered, Duration.ofMillis(200 + new Random(run / 2).nextInt(1000)));
+                pollFor(consumer, delivered, Duration.ofMillis(200 + (smoke ? 0 : new Random(run / 2).nextInt(1000))));
                 long expandedAt = System.nanoTime();
                 kafka.addPartitions(topic, FINAL_PARTITIONS);
                 trickle.partitions(FINAL_PARTITIONS);

@@ -8,10 +8,10 @@ final class HeapMeter {
     private HeapMeter() {
     }
 
-    static long settledUsedBytes() {
+    static long settledUsedBytes(int rounds) {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long best = Long.MAX_VALUE;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < rounds; i++) {
             System.gc();
             try {
                 Thread.sleep(100);
