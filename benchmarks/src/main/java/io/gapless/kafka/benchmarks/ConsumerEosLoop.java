@@ -22,21 +22,41 @@ import java.util.Map;
  * outputs, then commit = {@code sendOffsetsToTransaction} + {@code commitTransaction}.
  */
 public final class ConsumerEosLoop implements TransformLoop {
+    private final String name;
+    private final Integer retryBackoffMs;
+
+    /** With the producer's default {@code retry.backoff.ms}. */
+    public ConsumerEosLoop() {
+        this("consumer_eos", null);
+    }
+
+    /**
+     * With {@code retry.backoff.ms} set: the next transaction's {@code AddOffsetsToTxn} can be
+     * answered {@code CONCURRENT_TRANSACTIONS} while the previous one's markers are written, and
+     * the producer then waits out this backoff (100 ms by default).
+     */
+    public ConsumerEosLoop(String name, Integer retryBackoffMs) {
+        this.name = name;
+        this.retryBackoffMs = retryBackoffMs;
+    }
 
     @Override
     public String name() {
-        return "consumer_eos";
+        return name;
     }
 
     @Override
     public LoopOutcome run(BenchmarkContext ctx, String input, String output, int records, int batch, int run) {
-        String group = ctx.unique("consumer-eos-" + run);
+        String group = ctx.unique(name.replace('_', '-') + "-" + run);
         Map<String, Object> cc = ClientSettings.consumer(ctx.kafka(), group, "classic", "earliest");
         cc.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batch);
         cc.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         Map<String, Object> pc = ClientSettings.producer(ctx.kafka());
         pc.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, group + "-tx");
-        LoopTimer timer = new LoopTimer("consumer_eos run " + run);
+        if (retryBackoffMs != null) {
+            pc.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, retryBackoffMs);
+        }
+        LoopTimer timer = new LoopTimer(name + " run " + run);
         try (Consumer<byte[], byte[]> consumer = new KafkaConsumer<>(cc);
              Producer<byte[], byte[]> producer = new KafkaProducer<>(pc)) {
             producer.initTransactions();

@@ -20,6 +20,8 @@ public final class ShareEosBenchmark implements Benchmark {
     static final double TARGET_RATIO = 0.8;
     private static final Logger log = LoggerFactory.getLogger(ShareEosBenchmark.class);
     private static final int PARTITIONS = 4;
+    /** Consumer-group EOS with {@code retry.backoff.ms=5}: shows how much of its commit tail is the producer's backoff. */
+    static final String FAST_RETRY = "consumer_eos_retry5";
 
     @Override
     public String name() {
@@ -32,6 +34,9 @@ public final class ShareEosBenchmark implements Benchmark {
         StringBuilder missing = new StringBuilder();
         Optional<ShareSdk> sdk = ShareSdk.load(missing);
         List<TransformLoop> loops = new ArrayList<>(List.of(new ShareAckLoop(), new ConsumerEosLoop()));
+        if (mode.controls()) {
+            loops.add(new ConsumerEosLoop(FAST_RETRY, 5));
+        }
         sdk.ifPresentOrElse(s -> loops.add(new LedgerShareLoop(s)),
                 () -> log.info("share-eos: the ledger variant is skipped, SDK share API not built yet ({})", missing));
         int records = mode.shareEosRecords();
@@ -98,6 +103,19 @@ public final class ShareEosBenchmark implements Benchmark {
             r.row(new TableRow(NAME, "ledger EOS vs consumer-group EOS: " + figure, Format.rate(eos),
                     "skipped (" + missing + " not built yet)", "", "ratio >= " + TARGET_RATIO, "not run"));
             r.row(TableRow.info(NAME, "commit latency p50 / p99", eosLatency, "skipped", ""));
+        }
+        double fast = rates.getOrDefault(FAST_RETRY, Double.NaN);
+        if (rates.containsKey(FAST_RETRY)) {
+            r.metric("consumer_eos_retry5_vs_consumer_eos", Format.ratio(Stats.ratio(fast, eos)));
+            r.row(TableRow.info(NAME, "consumer-group EOS with retry.backoff.ms=5 (default 100): " + figure, Format.rate(eos)
+                    + " (default)", Format.rate(fast) + " (retry.backoff.ms=5)", "ratio " + Format.ratio(Stats.ratio(fast, eos))));
+            r.row(TableRow.info(NAME, "consumer-group EOS commit latency p50 / p99, retry.backoff.ms=5", eosLatency + " (default)",
+                    latency(outcomes.get(FAST_RETRY)) + " (retry.backoff.ms=5)", ""));
+        }
+        if (rates.containsKey("ledger") && rates.containsKey(FAST_RETRY)) {
+            r.metric("ratio_vs_retry5", Format.ratio(Stats.ratio(rates.get("ledger"), fast)));
+            r.row(TableRow.info(NAME, "ledger EOS vs consumer-group EOS with retry.backoff.ms=5", Format.rate(fast),
+                    Format.rate(rates.get("ledger")), "ratio " + Format.ratio(Stats.ratio(rates.get("ledger"), fast))));
         }
         double share = rates.get("share_plain");
         r.metric("share_plain_vs_consumer_eos", Format.ratio(Stats.ratio(share, eos)));
