@@ -54,7 +54,7 @@ public final class ExpansionRun {
         writeHistory(topic);
         Map<String, Object> props = ClientSettings.consumer(kafka, topic + "-group", groupProtocol, "latest");
         // Find added partitions quickly (as the facts measured), so the run shows loss rather than a slow refresh.
-        props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 1000);
+        props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, smoke ? 300 : 1000);
         DeliveredRecords delivered = new DeliveredRecords(INITIAL_PARTITIONS);
         long constructing = System.nanoTime();
         try (Consumer<byte[], byte[]> consumer = sdk
