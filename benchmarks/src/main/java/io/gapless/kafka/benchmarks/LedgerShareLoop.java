@@ -23,15 +23,25 @@ public final class LedgerShareLoop implements TransformLoop {
     static final String TRANSACTIONAL_MODE = "transactional";
 
     private final ShareSdk sdk;
+    private final String name;
+    private final Integer retryBackoffMs;
     private long commits;
 
+    /** With the producer's default {@code retry.backoff.ms}. */
     public LedgerShareLoop(ShareSdk sdk) {
+        this(sdk, "ledger", null);
+    }
+
+    /** With {@code retry.backoff.ms} set, to compare with {@link ConsumerEosLoop} under the same setting. */
+    public LedgerShareLoop(ShareSdk sdk, String name, Integer retryBackoffMs) {
         this.sdk = sdk;
+        this.name = name;
+        this.retryBackoffMs = retryBackoffMs;
     }
 
     @Override
     public String name() {
-        return "ledger";
+        return name;
     }
 
     /** Transactions committed by every run of this loop so far. */
@@ -41,13 +51,16 @@ public final class LedgerShareLoop implements TransformLoop {
 
     @Override
     public LoopOutcome run(BenchmarkContext ctx, String input, String output, int records, int batch, int run) {
-        String group = ctx.unique("share-ledger-" + run);
+        String group = ctx.unique("share-" + name.replace('_', '-') + "-" + run);
         ShareGroups.startFromEarliest(ctx.kafka(), group);
         Map<String, Object> cc = ShareGroups.consumer(ctx.kafka(), group, batch);
         cc.put("share.acknowledgement.mode", TRANSACTIONAL_MODE);
         Map<String, Object> pc = ClientSettings.producer(ctx.kafka());
         pc.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, group + "-tx");
-        LoopTimer timer = new LoopTimer("ledger run " + run);
+        if (retryBackoffMs != null) {
+            pc.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, retryBackoffMs);
+        }
+        LoopTimer timer = new LoopTimer(name + " run " + run);
         try (ShareConsumer<byte[], byte[]> consumer = sdk.newConsumer(cc, new ByteArrayDeserializer(), new ByteArrayDeserializer());
              Producer<byte[], byte[]> producer = sdk.newProducer(pc, new ByteArraySerializer(), new ByteArraySerializer())) {
             producer.initTransactions();
