@@ -43,6 +43,9 @@ final class ShareResetScenarios implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ShareResetScenarios.class);
     private static final Duration DEADLINE = Duration.ofSeconds(45);
     private static final long MARKER_INTERVAL_MS = 300;
+    /** Record locks in these groups: short, so a record whose lock expired under load returns quickly. */
+    private static final Duration LOCK = Duration.ofSeconds(5);
+    private static final Duration QUIET_AFTER_MARKERS = LOCK.plusSeconds(1);
 
     private final String bootstrap;
     private final Admin admin;
@@ -175,8 +178,19 @@ final class ShareResetScenarios implements AutoCloseable {
                     }
                     return missing.isEmpty();
                 });
-        // Records ahead of a marker come in the same or an earlier fetch; one more poll drains any rest.
-        pollOnce(consumer, tally, Duration.ofMillis(500));
+        // Records ahead of a marker usually come in the same or an earlier fetch, but a record whose
+        // acquisition lock expired under load comes back later: poll on until every batch record of
+        // the measured partitions arrived, or nothing new came for longer than a lock lasts.
+        long quietSince = System.nanoTime();
+        int seen = measured.stream().mapToInt(tally::batchDelivered).sum();
+        while (seen < measured.size() * BATCH_PER_PARTITION && System.nanoTime() - quietSince < QUIET_AFTER_MARKERS.toNanos()) {
+            pollOnce(consumer, tally, Duration.ofMillis(200));
+            int now = measured.stream().mapToInt(tally::batchDelivered).sum();
+            if (now != seen) {
+                seen = now;
+                quietSince = System.nanoTime();
+            }
+        }
         Map<TopicPartition, Integer> delivered = new HashMap<>();
         Map<TopicPartition, Integer> duplicates = new HashMap<>();
         measured.forEach(tp -> {
@@ -264,7 +278,7 @@ final class ShareResetScenarios implements AutoCloseable {
 
     private String latestGroup(String prefix) {
         String group = TestTopics.unique("share-reset-" + prefix);
-        ShareGroupSettings.forGroup(admin, group).update().autoOffsetReset(ResetPolicy.LATEST).apply();
+        ShareGroupSettings.forGroup(admin, group).update().autoOffsetReset(ResetPolicy.LATEST).recordLockDuration(LOCK).apply();
         return group;
     }
 
