@@ -10,7 +10,7 @@ import java.util.List;
 public enum BenchmarkMode {
     //      consume  produce  expansion  share-eos  eos    ledger
     //      records  records  runs       records    batch  ranges     pairs  warmup
-    FULL(1_000_000, 500_000, 5, 100_000, 500, 1_000_000, 7, 1, List.of("classic", "consumer")),
+    FULL(1_000_000, 500_000, 5, 100_000, 500, 1_000_000, 7, 3, List.of("classic", "consumer")),
     QUICK(500_000, 100_000, 2, 20_000, 500, 200_000, 3, 1, List.of("classic", "consumer")),
     SMOKE(2_000, 2_000, 1, 600, 100, 10_000, 1, 0, List.of("classic"));
 
@@ -47,7 +47,7 @@ public enum BenchmarkMode {
         return produceRecords;
     }
 
-    /** Measured expansion runs per client and group protocol (after one discarded warm-up run each). */
+    /** Measured expansion runs per client and group protocol (after the discarded warm-up pairs). */
     public int expansionRuns() {
         return expansionRuns;
     }
