@@ -26,6 +26,7 @@ import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidRecordStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -305,6 +306,8 @@ public class TransactionalShareProducer<K, V> implements Producer<K, V> {
             } catch (ProducerFencedException e) {
                 onFenced();
                 throw e;
+            } catch (InvalidProducerEpochException e) {
+                throw fencedBy(e);
             } catch (KafkaException e) {
                 if (!(e instanceof TimeoutException) || !verified) {
                     abortQuietly(e);
@@ -340,6 +343,8 @@ public class TransactionalShareProducer<K, V> implements Producer<K, V> {
         } catch (ProducerFencedException e) {
             onFenced();
             throw e;
+        } catch (InvalidProducerEpochException e) {
+            throw fencedBy(e);
         } catch (TimeoutException e) {
             // Kafka allows retrying commitTransaction() after a timeout; keep the staged records.
             throw e;
@@ -371,7 +376,8 @@ public class TransactionalShareProducer<K, V> implements Producer<K, V> {
     /** Aborts the transaction and releases every staged record for redelivery. */
     @Override
     public void abortTransaction() throws ProducerFencedException {
-        if (abortedBySdk && !inTransaction) {
+        if (!inTransaction) {
+            // Already aborted (by the ledger check or a failed commit): nothing left to undo.
             abortedBySdk = false;
             return;
         }
@@ -420,7 +426,27 @@ public class TransactionalShareProducer<K, V> implements Producer<K, V> {
         } catch (ProducerFencedException e) {
             onFenced();
             throw e;
+        } catch (InvalidProducerEpochException e) {
+            throw fencedBy(e);
         }
+    }
+
+    /**
+     * With transaction version 2 a producer whose epoch was bumped by a newer instance (or by the
+     * coordinator) sees InvalidProducerEpochException; either way its transaction is gone and it
+     * must not continue, so the SDK reports it as Kafka's fencing error.
+     */
+    private ProducerFencedException fencedBy(InvalidProducerEpochException cause) {
+        try {
+            delegate.abortTransaction();
+        } catch (KafkaException ignored) {
+            // Fenced producers cannot abort; the coordinator already aborted the transaction.
+        }
+        onFenced();
+        ProducerFencedException e = new ProducerFencedException("Producer with transactional.id " + transactionalId
+                + " was fenced (its epoch is no longer current): " + cause.getMessage());
+        e.initCause(cause);
+        return e;
     }
 
     @Override
