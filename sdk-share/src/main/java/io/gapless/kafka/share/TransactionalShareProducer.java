@@ -28,6 +28,7 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidRecordStateException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
@@ -306,9 +307,10 @@ public class TransactionalShareProducer<K, V> implements Producer<K, V> {
             } catch (ProducerFencedException e) {
                 onFenced();
                 throw e;
-            } catch (InvalidProducerEpochException e) {
-                throw fencedBy(e);
             } catch (KafkaException e) {
+                if (fatal(e)) {
+                    throw fencedBy(e);
+                }
                 if (!(e instanceof TimeoutException) || !verified) {
                     abortQuietly(e);
                 }
@@ -343,12 +345,13 @@ public class TransactionalShareProducer<K, V> implements Producer<K, V> {
         } catch (ProducerFencedException e) {
             onFenced();
             throw e;
-        } catch (InvalidProducerEpochException e) {
-            throw fencedBy(e);
         } catch (TimeoutException e) {
             // Kafka allows retrying commitTransaction() after a timeout; keep the staged records.
             throw e;
         } catch (KafkaException e) {
+            if (fatal(e)) {
+                throw fencedBy(e);
+            }
             releaseStaged();
             throw e;
         }
@@ -426,17 +429,41 @@ public class TransactionalShareProducer<K, V> implements Producer<K, V> {
         } catch (ProducerFencedException e) {
             onFenced();
             throw e;
-        } catch (InvalidProducerEpochException e) {
-            throw fencedBy(e);
+        } catch (KafkaException e) {
+            if (fatal(e)) {
+                throw fencedBy(e);
+            }
+            throw e;
         }
     }
 
     /**
-     * With transaction version 2 a producer whose epoch was bumped by a newer instance (or by the
-     * coordinator) sees InvalidProducerEpochException; either way its transaction is gone and it
-     * must not continue, so the SDK reports it as Kafka's fencing error.
+     * Whether the Kafka producer can no longer run transactions: its epoch was bumped by a newer
+     * instance or by the coordinator (InvalidProducerEpochException, InvalidTxnStateException after
+     * a fencing abort), possibly wrapped in "we are in an error state".
      */
-    private ProducerFencedException fencedBy(InvalidProducerEpochException cause) {
+    private static boolean fatal(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InvalidProducerEpochException || t instanceof InvalidTxnStateException) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * With transaction version 2 a producer whose epoch was bumped by a newer instance (or by the
+     * coordinator) sees InvalidProducerEpochException or InvalidTxnStateException; either way its
+     * transaction is gone and it cannot continue, so the SDK reports Kafka's fencing error.
+     */
+    private ProducerFencedException fencedBy(KafkaException cause) {
+        if (cause instanceof ProducerFencedException pfe) {
+            onFenced();
+            return pfe;
+        }
         try {
             delegate.abortTransaction();
         } catch (KafkaException ignored) {
