@@ -263,6 +263,31 @@ class TransactionalShareIntegrationTest {
         assertExactlyOnce();
     }
 
+    @Test
+    void ledgerIsSnapshottedByBytesTruncatedAndMetered() throws Exception {
+        Map<String, Object> config = producerConfig(kafka, TestTopics.unique("txn"), ledger);
+        config.put(GaplessShareConfig.LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG, 1);
+        TransactionalShareProducer<String, String> p = new TransactionalShareProducer<>(config);
+        closeables.add(p);
+        p.initTransactions();
+        GaplessShareConsumer<String, String> c = consumer();
+        drainAndCommit(p, c);
+        assertExactlyOnce();
+
+        org.apache.kafka.common.MetricName name = p.metrics().keySet().stream()
+                .filter(m -> m.name().equals("bytes-since-snapshot") && m.group().equals("gapless-share-ledger"))
+                .findFirst().orElseThrow(() -> new AssertionError("no bytes-since-snapshot metric in " + p.metrics().keySet()));
+        assertEquals(ledger, name.tags().get("topic"));
+        org.apache.kafka.common.TopicPartition ledger0 = new org.apache.kafka.common.TopicPartition(ledger, 0);
+        long logStart = kafka.admin().listOffsets(Map.of(ledger0, org.apache.kafka.clients.admin.OffsetSpec.earliest()))
+                .partitionResult(ledger0).get().offset();
+        assertTrue(logStart > 0, "records below the snapshot were deleted, log start " + logStart);
+
+        // A fresh reader starts from the truncated log and still settles redeliveries from the snapshot.
+        GaplessShareConsumer<String, String> late = consumer();
+        assertEquals(0, late.poll(Duration.ofMillis(500)).count());
+    }
+
     private static final class SimulatedCrash extends RuntimeException {
         SimulatedCrash() {
             super("simulated crash");
