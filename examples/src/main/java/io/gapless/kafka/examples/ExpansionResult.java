@@ -76,10 +76,10 @@ public final class ExpansionResult {
 
     /** Prints one table row block: a line per partition, then the totals. */
     public void print(PrintStream out) {
-        out.printf("%-44s %9s %6s %6s%n", label, "produced", "seen", "lost");
+        out.printf("%-52s %9s %6s %6s%n", label, "produced", "seen", "lost");
         for (int p = 0; p < produced.length; p++) {
             out.printf("  partition %d (%s)%s %9d %6d %6d%n", p, p < initialPartitions ? "existing" : "added   ",
-                    " ".repeat(20), produced[p], seen[p], produced[p] - seen[p]);
+                    " ".repeat(28), produced[p], seen[p], produced[p] - seen[p]);
         }
         out.printf("  total: lost %d of %d on added partitions, %d lost in all, %d history replayed, %d duplicates%n%n",
                 lostOnNewPartitions(), producedOnNewPartitions(), lost(), historyReplayed, duplicates);

@@ -1,5 +1,6 @@
 package io.gapless.kafka.examples;
 
+import io.gapless.kafka.core.GaplessConsumer;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 
@@ -11,7 +12,9 @@ import java.util.Map;
 /**
  * The loss KIP-1327 describes, on a real broker started inside this JVM: a consumer group with
  * {@code auto.offset.reset=latest} on a 2-partition topic, the topic grown to 4, 1000 records
- * written over all 4 partitions at once. Prints a table of records produced, seen and lost.
+ * written over all 4 partitions at once. Prints a table of records produced, seen and lost, for
+ * Kafka's own consumer and for {@link GaplessConsumer} with {@code auto.offset.reset.new.partitions=earliest},
+ * on both group protocols.
  *
  * <p>Run it with {@code mvn -B -q -pl examples -am package -DskipTests exec:java}.
  */
@@ -28,7 +31,12 @@ public final class NewPartitionsDemo {
             out.println("then 1000 records written over all 4 partitions at once.");
             out.println();
             ExpansionScenario scenario = new ExpansionScenario(kafka, 2, 4, 1000);
-            results.add(scenario.run("KafkaConsumer, latest", "classic", Map.of(), KafkaConsumer::new));
+            Map<String, String> gapless = Map.of("auto.offset.reset.new.partitions", "earliest");
+            for (String protocol : new String[] {"classic", "consumer"}) {
+                results.add(scenario.run("KafkaConsumer, latest (" + protocol + ")", protocol, Map.of(), KafkaConsumer::new));
+                results.add(scenario.run("GaplessConsumer, latest + new earliest (" + protocol + ")", protocol, gapless,
+                        GaplessConsumer::new));
+            }
         }
         results.forEach(r -> r.print(out));
         out.flush();

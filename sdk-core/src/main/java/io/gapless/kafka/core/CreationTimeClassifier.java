@@ -1,0 +1,29 @@
+package io.gapless.kafka.core;
+
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * KIP-1327's server-side rule over two creation timestamps, with its conservative defaults: an
+ * unknown group creation time ({@code -1}) counts as minus infinity, so any partition with a known
+ * creation time is new; an unknown partition creation time counts as pre-existing.
+ */
+public final class CreationTimeClassifier {
+    /** The value KIP-1327 uses for an unknown timestamp. */
+    public static final long UNKNOWN = -1L;
+
+    private CreationTimeClassifier() {
+    }
+
+    /** Classifies one partition from its creation time and its group's creation time (epoch ms). */
+    public static PartitionClassification classify(TopicPartition partition, long partitionCreationMs, long groupCreationMs) {
+        if (partitionCreationMs == UNKNOWN) {
+            return new PartitionClassification(partition, false, "partition creation time unknown");
+        }
+        if (groupCreationMs == UNKNOWN) {
+            return new PartitionClassification(partition, true, "group creation time unknown, partition creation time known");
+        }
+        boolean isNew = partitionCreationMs > groupCreationMs;
+        return new PartitionClassification(partition, isNew, "partition created at " + partitionCreationMs
+                + (isNew ? " > " : " <= ") + "group created at " + groupCreationMs);
+    }
+}

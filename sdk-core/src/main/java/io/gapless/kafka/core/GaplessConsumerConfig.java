@@ -1,0 +1,189 @@
+package io.gapless.kafka.core;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.internals.Topic;
+
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The settings {@link GaplessConsumer} adds to Kafka's consumer configuration, validated with
+ * Kafka's {@link ConfigDef}: a bad value fails construction with a {@link ConfigException} that
+ * names the key and the value.
+ */
+public final class GaplessConsumerConfig extends AbstractConfig {
+
+    /** KIP-1327: the reset policy for partitions created after the group ({@code earliest | latest | by_duration:<ISO-8601>}). */
+    public static final String AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG = "auto.offset.reset.new.partitions";
+    private static final String AUTO_OFFSET_RESET_NEW_PARTITIONS_DOC = "The reset policy for partitions that were"
+            + " created after the consumer group and have no committed offset: earliest, latest or"
+            + " by_duration:<ISO-8601 duration>. Other partitions without a committed offset, and committed offsets"
+            + " out of range, use auto.offset.reset. Unset (the default) applies auto.offset.reset everywhere.";
+
+    /** The compacted topic that holds each group's baseline (creation time, topics and partition counts). */
+    public static final String BASELINE_TOPIC_CONFIG = "gapless.baseline.topic";
+    public static final String BASELINE_TOPIC_DEFAULT = "__gapless_group_baselines";
+    private static final String BASELINE_TOPIC_DOC = "Compacted topic holding one baseline per consumer group: when the"
+            + " group first used the SDK and, per topic, the topic id and partition count it saw then. Created on first"
+            + " use with cleanup.policy=compact and message.timestamp.type=LogAppendTime.";
+
+    /** What to do when the baseline cannot be read or written: {@code fail} or {@code base-policy}. */
+    public static final String BASELINE_UNAVAILABLE_CONFIG = "gapless.baseline.unavailable";
+    private static final String BASELINE_UNAVAILABLE_DOC = "fail (default): poll() throws BaselineUnavailableException"
+            + " and no partition is reset; base-policy: treat the partitions as pre-existing and apply auto.offset.reset.";
+
+    /** How long one baseline read or write may take before it counts as unavailable. */
+    public static final String BASELINE_TIMEOUT_MS_CONFIG = "gapless.baseline.timeout.ms";
+    private static final String BASELINE_TIMEOUT_MS_DOC = "Upper bound for one read or write of the group baseline.";
+
+    /** {@code auto | native | emulate}: how {@code auto.offset.reset.new.partitions} is delivered. */
+    public static final String NEW_PARTITIONS_MODE_CONFIG = "gapless.new.partitions.mode";
+    private static final String NEW_PARTITIONS_MODE_DOC = "auto (default): pass the setting to Kafka where kafka-clients"
+            + " and the broker support KIP-1327, emulate it otherwise; native: fail at construction without support;"
+            + " emulate: always use the SDK's group baseline.";
+
+    private static final ConfigDef CONFIG = new ConfigDef()
+            .define(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, ConfigDef.Type.STRING, null,
+                    new NewPartitionsPolicyValidator(), ConfigDef.Importance.HIGH, AUTO_OFFSET_RESET_NEW_PARTITIONS_DOC)
+            .define(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, ConfigDef.Type.STRING, "latest",
+                    new BasePolicyValidator(), ConfigDef.Importance.MEDIUM, "Kafka's own auto.offset.reset.")
+            .define(BASELINE_TOPIC_CONFIG, ConfigDef.Type.STRING, BASELINE_TOPIC_DEFAULT,
+                    new TopicNameValidator(), ConfigDef.Importance.LOW, BASELINE_TOPIC_DOC)
+            .define(BASELINE_UNAVAILABLE_CONFIG, ConfigDef.Type.STRING, BaselineUnavailablePolicy.FAIL.configValue(),
+                    ConfigDef.CaseInsensitiveValidString.in("fail", "base-policy"), ConfigDef.Importance.MEDIUM,
+                    BASELINE_UNAVAILABLE_DOC)
+            .define(BASELINE_TIMEOUT_MS_CONFIG, ConfigDef.Type.LONG, 30_000L, ConfigDef.Range.atLeast(1),
+                    ConfigDef.Importance.LOW, BASELINE_TIMEOUT_MS_DOC)
+            .define(NEW_PARTITIONS_MODE_CONFIG, ConfigDef.Type.STRING, NewPartitionsMode.AUTO.configValue(),
+                    ConfigDef.CaseInsensitiveValidString.in("auto", "native", "emulate"), ConfigDef.Importance.LOW,
+                    NEW_PARTITIONS_MODE_DOC);
+
+    /** Parses and validates the SDK's settings out of a full consumer configuration. */
+    public GaplessConsumerConfig(Map<?, ?> originals) {
+        super(CONFIG, originals, false);
+        // A group is what "new" is relative to: without one there is nothing to classify against.
+        if (newPartitionsPolicy().isPresent() && stringOrNull(originals.get(ConsumerConfig.GROUP_ID_CONFIG)) == null) {
+            throw new ConfigException(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, getString(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG),
+                    "requires group.id: partitions are new relative to a consumer group's creation");
+        }
+    }
+
+    /** Parses and validates the SDK's settings out of a full consumer configuration. */
+    public GaplessConsumerConfig(Properties originals) {
+        this((Map<?, ?>) originals);
+    }
+
+    /** The definitions of the SDK's settings, for documentation and tooling. */
+    public static ConfigDef configDef() {
+        return new ConfigDef(CONFIG);
+    }
+
+    /** The new-partitions policy, empty when unset (Kafka's behaviour). */
+    public Optional<ResetPolicy> newPartitionsPolicy() {
+        String v = getString(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG);
+        return v == null || v.isBlank() ? Optional.empty() : Optional.of(ResetPolicy.parse(v));
+    }
+
+    /** The base {@code auto.offset.reset} policy. */
+    public ResetPolicy basePolicy() {
+        return ResetPolicy.parse(getString(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG));
+    }
+
+    public String baselineTopic() {
+        return getString(BASELINE_TOPIC_CONFIG);
+    }
+
+    public BaselineUnavailablePolicy baselineUnavailablePolicy() {
+        return BaselineUnavailablePolicy.valueOf(getString(BASELINE_UNAVAILABLE_CONFIG).toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
+
+    public long baselineTimeoutMs() {
+        return getLong(BASELINE_TIMEOUT_MS_CONFIG);
+    }
+
+    public NewPartitionsMode mode() {
+        return NewPartitionsMode.valueOf(getString(NEW_PARTITIONS_MODE_CONFIG).toUpperCase(Locale.ROOT));
+    }
+
+    /** Whether {@code key} is a setting of the SDK's own that Kafka's clients must not see. */
+    public static boolean isSdkKey(String key) {
+        return key.startsWith("gapless.") || key.equals(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG);
+    }
+
+    /** A copy of {@code originals} without the SDK's own keys, for Kafka's clients. */
+    public static Map<String, Object> withoutSdkKeys(Map<?, ?> originals) {
+        Map<String, Object> out = new HashMap<>();
+        originals.forEach((k, v) -> {
+            String key = String.valueOf(k);
+            if (!isSdkKey(key)) {
+                out.put(key, v);
+            }
+        });
+        return out;
+    }
+
+    private static String stringOrNull(Object v) {
+        if (v == null) {
+            return null;
+        }
+        String s = v.toString();
+        return s.isBlank() ? null : s;
+    }
+
+    private static final class NewPartitionsPolicyValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            if (value == null) {
+                return;
+            }
+            ResetPolicy policy;
+            try {
+                policy = ResetPolicy.parse(value.toString());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+            if (policy.kind() == ResetPolicy.Kind.NONE) {
+                throw new ConfigException(name, value, "none is not a new-partitions policy: use earliest, latest or"
+                        + " by_duration:<ISO-8601 duration>, or leave the setting unset");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "earliest, latest, by_duration:<ISO-8601 duration>";
+        }
+    }
+
+    private static final class BasePolicyValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            try {
+                ResetPolicy.parse(String.valueOf(value));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "earliest, latest, none, by_duration:<ISO-8601 duration>";
+        }
+    }
+
+    private static final class TopicNameValidator implements ConfigDef.Validator {
+        @Override
+        public void ensureValid(String name, Object value) {
+            try {
+                Topic.validate(String.valueOf(value));
+            } catch (RuntimeException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.gapless.kafka.share.admin;
+
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * The broker settings that bound a share group's values (for example
+ * {@code group.share.min.record.lock.duration.ms}), as one broker reported them through
+ * {@code describeConfigs}. Empty when the broker could not be asked (for example without
+ * DESCRIBE_CONFIGS permission on the cluster); the broker still checks the bounds then.
+ */
+final class BrokerShareLimits {
+    private static final BrokerShareLimits UNKNOWN = new BrokerShareLimits(Map.of(), null);
+
+    private final Map<String, String> brokerConfig;
+    private final String brokerId;
+
+    private BrokerShareLimits(Map<String, String> brokerConfig, String brokerId) {
+        this.brokerConfig = Map.copyOf(brokerConfig);
+        this.brokerId = brokerId;
+    }
+
+    static BrokerShareLimits of(String brokerId, Map<String, String> brokerConfig) {
+        return new BrokerShareLimits(brokerConfig, brokerId);
+    }
+
+    static BrokerShareLimits unknown() {
+        return UNKNOWN;
+    }
+
+    boolean known() {
+        return brokerId != null;
+    }
+
+    /** A numeric broker setting, empty when unknown, unset or not a number. */
+    OptionalLong value(String brokerKey) {
+        String v = brokerConfig.get(brokerKey);
+        if (v == null || v.isBlank()) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(Long.parseLong(v.trim()));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return known() ? "broker " + brokerId + " limits" : "unknown broker limits";
+    }
+}

@@ -1,0 +1,66 @@
+package io.gapless.kafka.share.admin;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.DescribeConfigsResult;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.config.ConfigResource;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** An {@link Admin} that forwards to a real one and records which methods were called. */
+final class RecordingAdmin {
+    private final List<String> calls = new CopyOnWriteArrayList<>();
+    private final Admin admin;
+
+    RecordingAdmin(Admin delegate) {
+        this(delegate, false);
+    }
+
+    /**
+     * @param hideGroupConfigs when true, {@code describeConfigs} answers with an empty config for
+     *                         GROUP resources, as a broker that lists no group configs would
+     */
+    RecordingAdmin(Admin delegate, boolean hideGroupConfigs) {
+        this.admin = (Admin) Proxy.newProxyInstance(Admin.class.getClassLoader(), new Class<?>[]{Admin.class},
+                (proxy, method, args) -> {
+                    calls.add(method.getName());
+                    if (hideGroupConfigs && method.getName().equals("describeConfigs") && isGroup(args[0])) {
+                        return emptyDescribe(args[0]);
+                    }
+                    try {
+                        return method.invoke(delegate, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private static boolean isGroup(Object resources) {
+        return ((Collection<?>) resources).stream().allMatch(r -> ((ConfigResource) r).type() == ConfigResource.Type.GROUP);
+    }
+
+    private static DescribeConfigsResult emptyDescribe(Object resources) {
+        Map<ConfigResource, KafkaFuture<Config>> futures = new HashMap<>();
+        for (Object r : (Collection<?>) resources) {
+            futures.put((ConfigResource) r, KafkaFuture.completedFuture(new Config(List.of())));
+        }
+        return new DescribeConfigsResult(futures) {
+        };
+    }
+
+    Admin admin() {
+        return admin;
+    }
+
+    /** How many times a method of that name was called. */
+    long count(String method) {
+        return calls.stream().filter(method::equals).count();
+    }
+}

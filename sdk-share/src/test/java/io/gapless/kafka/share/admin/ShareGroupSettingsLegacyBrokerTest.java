@@ -1,0 +1,67 @@
+package io.gapless.kafka.share.admin;
+
+import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.testkit.legacy.LegacyKafka;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** ShareGroupSettings against an older broker (by default Kafka 4.3.1, in a child JVM). */
+class ShareGroupSettingsLegacyBrokerTest {
+    private static LegacyKafka legacy;
+    private static Admin admin;
+
+    @BeforeAll
+    static void startLegacyBroker() {
+        legacy = LegacyKafka.start();
+        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, legacy.bootstrapServers()));
+    }
+
+    @AfterAll
+    static void stopLegacyBroker() {
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+        }
+        if (legacy != null) {
+            legacy.close();
+        }
+    }
+
+    @Test
+    void settingsThe43BrokerKnowsRoundTrip() {
+        ShareGroupSettings settings = ShareGroupSettings.forGroup(admin, "legacy-roundtrip");
+        settings.update().autoOffsetReset(ResetPolicy.EARLIEST).recordLockDuration(Duration.ofSeconds(20)).deliveryCountLimit(3).apply();
+        ShareGroupConfigSnapshot s = settings.describe();
+        assertEquals(Optional.of(ResetPolicy.EARLIEST), s.autoOffsetReset());
+        assertEquals(Optional.of(Duration.ofSeconds(20)), s.recordLockDuration());
+        assertEquals(OptionalInt.of(3), s.deliveryCountLimit());
+    }
+
+    @Test
+    void deadLetterQueueSettingsAreUnknownTo43AndNameTheBrokersVersion() {
+        ShareGroupSettings settings = ShareGroupSettings.forGroup(admin, "legacy-dlq");
+        assertFalse(settings.describe().isSupported(ShareGroupSetting.DEAD_LETTER_QUEUE_TOPIC_NAME));
+        UnsupportedShareGroupSettingException e = assertThrows(UnsupportedShareGroupSettingException.class,
+                () -> settings.update().deliveryCountLimit(4).deadLetterQueueTopic("legacy-dlq-topic")
+                        .deadLetterQueueCopyRecordEnabled(true).newPartitionsAutoOffsetReset(ResetPolicy.EARLIEST).apply());
+        assertEquals(List.of(ShareGroupSetting.AUTO_OFFSET_RESET_NEW_PARTITIONS, ShareGroupSetting.DEAD_LETTER_QUEUE_TOPIC_NAME,
+                ShareGroupSetting.DEAD_LETTER_QUEUE_COPY_RECORD_ENABLE), e.settings());
+        String release = legacy.kafkaVersion().substring(0, 3);
+        assertTrue(e.brokerVersion().startsWith("Kafka " + release + " (metadata.version " + legacy.metadataVersion()), e.brokerVersion());
+        assertTrue(e.getMessage().contains("errors.deadletterqueue.topic.name"), e.getMessage());
+        assertEquals(OptionalInt.of(5), settings.describe().deliveryCountLimit(), "nothing else of the update applied");
+    }
+}

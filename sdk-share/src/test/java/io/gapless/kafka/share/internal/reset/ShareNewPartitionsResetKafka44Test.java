@@ -1,0 +1,12 @@
+package io.gapless.kafka.share.internal.reset;
+
+import io.gapless.kafka.testkit.EmbeddedKafka;
+import io.gapless.kafka.testkit.EmbeddedKafkaTest;
+
+/** The share-group new-partitions scenarios on the embedded Kafka 4.4 broker. */
+@EmbeddedKafkaTest
+class ShareNewPartitionsResetKafka44Test extends ShareNewPartitionsResetScenarios {
+    ShareNewPartitionsResetKafka44Test(EmbeddedKafka kafka) {
+        super(kafka);
+    }
+}

@@ -1,0 +1,107 @@
+package io.gapless.kafka.testkit;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Predicate;
+
+/**
+ * Client settings and small loops that tests against an {@link EmbeddedKafka} keep needing:
+ * String producers and consumers, and polling until a condition holds or a deadline passes.
+ */
+public final class TestClients {
+    private TestClients() {
+    }
+
+    /** Producer settings: String keys and values, {@code acks=all}, short linger. */
+    public static Properties producerProps(EmbeddedKafka kafka) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        return props;
+    }
+
+    /**
+     * Consumer settings for a group: String keys and values, the given group protocol, manual
+     * commits, and a one-second metadata refresh so that added partitions are found quickly.
+     */
+    public static Properties consumerProps(EmbeddedKafka kafka, String groupId, String groupProtocol) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, groupProtocol);
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "1000");
+        return props;
+    }
+
+    /** A String producer for the cluster. */
+    public static KafkaProducer<String, String> producer(EmbeddedKafka kafka) {
+        return new KafkaProducer<>(producerProps(kafka));
+    }
+
+    /** Writes {@code count} records to one partition, values {@code prefix-0 ...}, and waits for every ack. */
+    public static List<String> produce(KafkaProducer<String, String> producer, String topic, int partition, String prefix, int count) {
+        List<String> values = new ArrayList<>();
+        List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String value = prefix + "-" + i;
+            values.add(value);
+            acks.add(producer.send(new ProducerRecord<>(topic, partition, prefix, value)));
+        }
+        for (java.util.concurrent.Future<?> ack : acks) {
+            try {
+                ack.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while producing", e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("Produce to " + topic + "-" + partition + " failed", e.getCause());
+            }
+        }
+        return values;
+    }
+
+    /**
+     * Polls until {@code done} holds for everything received so far, or throws after
+     * {@code timeout}. Returns every record received, in order.
+     */
+    public static <K, V> List<ConsumerRecord<K, V>> pollUntil(Consumer<K, V> consumer, Duration timeout,
+                                                             Predicate<List<ConsumerRecord<K, V>>> done) {
+        List<ConsumerRecord<K, V>> received = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.test(received)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Condition not met within " + timeout + "; received " + received.size() + " records");
+            }
+            consumer.poll(Duration.ofMillis(100)).forEach(received::add);
+        }
+        return received;
+    }
+
+    /** Polls for {@code quiet} and returns whatever arrives (to check that nothing more comes). */
+    public static <K, V> List<ConsumerRecord<K, V>> drain(Consumer<K, V> consumer, Duration quiet) {
+        List<ConsumerRecord<K, V>> received = new ArrayList<>();
+        long deadline = System.nanoTime() + quiet.toNanos();
+        while (System.nanoTime() < deadline) {
+            consumer.poll(Duration.ofMillis(100)).forEach(received::add);
+        }
+        return received;
+    }
+}
