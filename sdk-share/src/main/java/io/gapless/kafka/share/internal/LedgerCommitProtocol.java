@@ -144,7 +144,8 @@ public final class LedgerCommitProtocol {
         LedgerView committed = ledger.committed();
         ledger.meter(p);
         Set<String> fenced = new HashSet<>();
-        while (committed.position(p) < own) {
+        // An incomplete view (restarted after truncation, snapshot not read yet) must not answer.
+        while (committed.position(p) < own || !committed.complete(p)) {
             if (System.nanoTime() > deadlineNanos) {
                 throw new TimeoutException("Timed out waiting for earlier transactions on ack ledger " + ledger.topic() + "-" + p
                         + " to resolve (position " + committed.position(p) + ", own entry at " + own + ")");

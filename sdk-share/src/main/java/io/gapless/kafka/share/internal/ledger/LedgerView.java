@@ -61,6 +61,15 @@ public final class LedgerView implements AutoCloseable {
         return consumer.position(new TopicPartition(topic, partition));
     }
 
+    /**
+     * Whether the index of {@code partition} holds everything below the position: false after the
+     * reader (re)started above offset 0 and has not yet read the snapshot that covers the deleted part.
+     */
+    public boolean complete(int partition) {
+        track(partition);
+        return !awaitingSnapshot.get(partition);
+    }
+
     /** Reads until the position is at least {@code target} and the index is complete, or throws at the deadline. */
     public void catchUpTo(int partition, long target, long deadlineNanos) {
         track(partition);
