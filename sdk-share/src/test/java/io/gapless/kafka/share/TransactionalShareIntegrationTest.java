@@ -264,6 +264,32 @@ class TransactionalShareIntegrationTest {
     }
 
     @Test
+    void acknowledgerCommitsAcknowledgementsWithoutOutput() throws Exception {
+        GaplessShareConsumer<String, String> c = consumer();
+        Map<String, Object> config = producerConfig(kafka, TestTopics.unique("txn"), ledger);
+        config.remove("key.serializer");
+        config.remove("value.serializer");
+        try (TransactionalShareAcknowledger acknowledger = new TransactionalShareAcknowledger(config)) {
+            acknowledger.initTransactions();
+            ConsumerRecords<String, String> first = pollUntil(c, 1);
+            // A checkpoint that failed: abort, the records come back.
+            assertThrows(InvalidRecordStateException.class, () -> acknowledger.commitAcknowledgements(
+                    ShareAcknowledgements.fromRecords(first, AcknowledgeType.RELEASE), c.shareGroupMetadata()));
+            int acknowledged = 0;
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!allAcknowledged(kafka, group, input) && System.nanoTime() < deadline) {
+                ConsumerRecords<String, String> r = c.poll(Duration.ofMillis(200));
+                if (!r.isEmpty()) {
+                    acknowledger.commitAcknowledgements(ShareAcknowledgements.fromRecords(r, AcknowledgeType.ACCEPT), c.shareGroupMetadata());
+                    acknowledged += r.count();
+                }
+            }
+            assertEquals(RECORDS, acknowledged);
+            assertTrue(allAcknowledged(kafka, group, input));
+        }
+    }
+
+    @Test
     void ledgerIsSnapshottedByBytesTruncatedAndMetered() throws Exception {
         Map<String, Object> config = producerConfig(kafka, TestTopics.unique("txn"), ledger);
         config.put(GaplessShareConfig.LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG, 1);
