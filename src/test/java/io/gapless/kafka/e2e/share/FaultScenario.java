@@ -110,6 +110,9 @@ final class FaultScenario {
         kafka.createTopic(input, 1);
         kafka.createTopic(output, 1);
         configureGroup();
+        WorkerProcess.prepareArchive(List.of("bootstrap=" + kafka.bootstrapServers(), "input=" + input, "output=" + output,
+                "group=" + name + "-warmup", "ledger=" + ledger, "txn=" + name + "-warmup", "id=" + name + "-warmup",
+                "fallback=" + fallback));
         produce(18);
         for (int i = 0; i < SLOTS; i++) {
             workers[i] = startWorker(i, true);

@@ -128,6 +128,13 @@ public final class ShareCtpWorker {
             TransactionalShareProducer<String, String> producer = new TransactionalShareProducer<>(p, new StringSerializer(), new StringSerializer());
             producer.initTransactions();
             event("READY");
+            if (Boolean.parseBoolean(args.get("warmup"))) {
+                // Only loads the classes for the shared class archive; exits normally so it is written.
+                consumer.poll(Duration.ofMillis(100));
+                producer.close(Duration.ofSeconds(5));
+                consumer.close(Duration.ZERO);
+                System.exit(0);
+            }
             while (true) {
                 ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
                 if (records.isEmpty()) {
