@@ -26,8 +26,9 @@ public final class ShareParticipants {
     public static ShareAckParticipant lookup(ShareGroupMetadata metadata) {
         ShareAckParticipant p = OPEN.get(metadata);
         if (p == null) {
-            throw new IllegalArgumentException(metadata + " does not belong to an open GaplessShareConsumer in this JVM; "
-                    + "pass the value of shareGroupMetadata() of the consumer that polled the records");
+            throw new IllegalArgumentException(metadata + " does not belong to an open GaplessShareConsumer with "
+                    + "share.acknowledgement.mode=transactional in this JVM; pass shareGroupMetadata() of the consumer that "
+                    + "polled the records");
         }
         return p;
     }
