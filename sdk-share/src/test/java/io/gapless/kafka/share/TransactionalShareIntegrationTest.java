@@ -131,6 +131,37 @@ class TransactionalShareIntegrationTest {
     }
 
     @Test
+    void rejectedRecordsAreArchivedWithTheCommitAndNeverComeBack() throws Exception {
+        GaplessShareConsumer<String, String> c = consumer();
+        TransactionalShareProducer<String, String> p = producer(TestTopics.unique("txn"));
+        List<String> handedOut = new ArrayList<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!allAcknowledged(kafka, group, input) && System.nanoTime() < deadline) {
+            ConsumerRecords<String, String> records = c.poll(Duration.ofMillis(200));
+            if (records.isEmpty()) {
+                continue;
+            }
+            p.beginTransaction();
+            ShareAcknowledgements acks = new ShareAcknowledgements();
+            for (ConsumerRecord<String, String> r : records) {
+                handedOut.add(r.value());
+                boolean reject = r.offset() % 2 == 1;
+                if (!reject) {
+                    p.send(new ProducerRecord<>(output, r.key(), r.value()));
+                }
+                acks.add(r, reject ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT);
+            }
+            p.sendShareAcknowledgementsToTransaction(acks, c.shareGroupMetadata());
+            p.commitTransaction();
+        }
+        assertTrue(allAcknowledged(kafka, group, input), "every record accepted or archived");
+        assertEquals(RECORDS, handedOut.size(), "no record handed out twice: " + handedOut);
+        List<String> out = new ArrayList<>(committedValues(kafka, output));
+        out.sort(null);
+        assertEquals(List.of("v0", "v2", "v4", "v6", "v8"), out);
+    }
+
+    @Test
     void abortHidesOutputAndRedeliversTheRecords() throws Exception {
         GaplessShareConsumer<String, String> c = consumer();
         TransactionalShareProducer<String, String> p = producer(TestTopics.unique("txn"));
