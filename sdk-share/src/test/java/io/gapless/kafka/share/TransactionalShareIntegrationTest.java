@@ -327,7 +327,14 @@ class TransactionalShareIntegrationTest {
         TransactionalShareProducer<String, String> p = new TransactionalShareProducer<>(config);
         closeables.add(p);
         p.initTransactions();
-        GaplessShareConsumer<String, String> c = consumer();
+        // Several transactions: the ledger check of each one reads the entries of the earlier ones,
+        // whose bytes then trigger a snapshot after its commit.
+        Map<String, Object> small = consumerConfig(kafka, group, ledger);
+        small.put("max.poll.records", 3);
+        small.put("share.acquire.mode", "record_limit");
+        GaplessShareConsumer<String, String> c = new GaplessShareConsumer<>(small);
+        closeables.add(c);
+        c.subscribe(List.of(input));
         drainAndCommit(p, c);
         assertExactlyOnce();
 

@@ -28,6 +28,8 @@ class TransactionalShareFaultInjectionTest {
     private static final boolean SOAK = Boolean.getBoolean("gapless.soak");
     static final int REPETITIONS = 10;
     private static final int REPS = SOAK ? 50 : REPETITIONS;
+    /** Independent, separately verified runs per fault ({@code -Dgapless.e2e.runs}, 3 in soak mode). */
+    private static final int RUNS = Integer.getInteger("gapless.e2e.runs", SOAK ? 3 : 1);
 
     private final EmbeddedKafka kafka;
 
@@ -37,20 +39,22 @@ class TransactionalShareFaultInjectionTest {
 
     @ParameterizedTest
     @EnumSource(Fault.class)
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    @Timeout(value = 900, unit = TimeUnit.SECONDS)
     void everyRecordIsCommittedExactlyOnce(Fault fault) throws Exception {
         // -Dgapless.e2e.faults=A,B runs only those faults (for debugging one case).
         String only = System.getProperty("gapless.e2e.faults", "");
         Assumptions.assumeTrue(only.isBlank() || List.of(only.split(",")).contains(fault.name()), "not selected");
-        long seed = System.nanoTime();
-        FaultScenario.Result result = new FaultScenario(kafka, fault, GaplessShareConfig.FALLBACK_EMULATE, REPS, seed).run();
-        String context = fault + " (seed " + seed + "): " + result;
-        System.out.println("RESULT " + context);
-        assertTrue(result.injected() >= REPS, "fault injected fewer than " + REPS + " times: " + context);
-        assertEquals(java.util.List.of(), result.missing(), "records lost: " + context);
-        assertEquals(java.util.Map.of(), result.duplicates(), "records committed twice: " + context);
-        assertEquals(result.produced(), result.outputCounts().size(), context);
-        assertTrue(result.allAcknowledged(), "share group did not acknowledge every record: " + context);
+        for (int run = 1; run <= RUNS; run++) {
+            long seed = System.nanoTime();
+            FaultScenario.Result result = new FaultScenario(kafka, fault, GaplessShareConfig.FALLBACK_EMULATE, REPS, seed).run();
+            String context = fault + " run " + run + " (seed " + seed + "): " + result;
+            System.out.println("RESULT " + context);
+            assertTrue(result.injected() >= REPS, "fault injected fewer than " + REPS + " times: " + context);
+            assertEquals(java.util.List.of(), result.missing(), "records lost: " + context);
+            assertEquals(java.util.Map.of(), result.duplicates(), "records committed twice: " + context);
+            assertEquals(result.produced(), result.outputCounts().size(), context);
+            assertTrue(result.allAcknowledged(), "share group did not acknowledge every record: " + context);
+        }
     }
 
     @Test
