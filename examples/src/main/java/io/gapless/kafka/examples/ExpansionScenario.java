@@ -27,6 +27,7 @@ import java.util.function.Function;
  */
 public final class ExpansionScenario {
     private static final int HISTORY_PER_PARTITION = 50;
+    private static final Duration PHASE_TIMEOUT = Duration.ofSeconds(120);
 
     private final EmbeddedKafka kafka;
     private final int initialPartitions;
@@ -67,8 +68,9 @@ public final class ExpansionScenario {
                 consumer.subscribe(List.of(topic));
                 Set<String> seen = new HashSet<>();
                 // Positioned on the initial partitions: from here on every new record should be read.
-                pollUntil(consumer, seen, result, Duration.ofSeconds(30),
+                pollUntil(consumer, seen, result, PHASE_TIMEOUT, "the group to be positioned on " + initialPartitions + " partitions",
                         () -> consumer.assignment().size() == initialPartitions && positioned(consumer));
+                pollOnce(consumer, seen, result);
 
                 kafka.addPartitions(topic, finalPartitions);
                 for (int i = 0; i < records; i++) {
@@ -78,19 +80,22 @@ public final class ExpansionScenario {
                 }
                 producer.flush();
 
-                pollUntil(consumer, seen, result, Duration.ofSeconds(40),
-                        () -> consumer.assignment().size() == finalPartitions && positioned(consumer));
-                // Drain: everything still readable arrives within a few idle polls.
-                long quietUntil = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-                while (System.nanoTime() < quietUntil) {
-                    if (pollOnce(consumer, seen, result) > 0) {
-                        quietUntil = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-                    }
-                }
+                // Caught up: positioned at or past the end of every partition, so whatever was not seen never will be.
+                Map<TopicPartition, Long> ends = consumer.endOffsets(partitions(topic, finalPartitions));
+                pollUntil(consumer, seen, result, PHASE_TIMEOUT, "the group to catch up with all " + finalPartitions + " partitions",
+                        () -> consumer.assignment().size() == finalPartitions && positioned(consumer) && caughtUp(consumer, ends));
             }
         }
         kafka.deleteTopics(topic);
         return result;
+    }
+
+    private static List<TopicPartition> partitions(String topic, int count) {
+        return java.util.stream.IntStream.range(0, count).mapToObj(p -> new TopicPartition(topic, p)).toList();
+    }
+
+    private static boolean caughtUp(Consumer<String, String> consumer, Map<TopicPartition, Long> ends) {
+        return ends.entrySet().stream().allMatch(e -> consumer.position(e.getKey(), Duration.ofSeconds(5)) >= e.getValue());
     }
 
     private static boolean positioned(Consumer<String, String> consumer) {
@@ -100,12 +105,16 @@ public final class ExpansionScenario {
         return true;
     }
 
+    /** Polls until {@code done}; a phase that does not finish in time fails the run rather than skew its numbers. */
     private static void pollUntil(Consumer<String, String> consumer, Set<String> seen, ExpansionResult result,
-                                  Duration timeout, java.util.function.BooleanSupplier done) {
+                                  Duration timeout, String what, java.util.function.BooleanSupplier done) {
         long deadline = System.nanoTime() + timeout.toNanos();
         do {
             pollOnce(consumer, seen, result);
-        } while (!done.getAsBoolean() && System.nanoTime() < deadline);
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Timed out after " + timeout + " waiting for " + what);
+            }
+        } while (!done.getAsBoolean());
     }
 
     private static int pollOnce(Consumer<String, String> consumer, Set<String> seen, ExpansionResult result) {

@@ -208,66 +208,57 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
 
     @Override
     public void subscribe(Collection<String> topics) {
-        subscribe(topics, (ConsumerRebalanceListener) null);
+        if (emulating()) {
+            subscribe(topics, (ConsumerRebalanceListener) null);
+        } else {
+            delegate.subscribe(topics);
+        }
     }
 
     @Override
     public void subscribe(Collection<String> topics, ConsumerRebalanceListener callback) {
-        if (!emulating()) {
-            if (callback == null) {
-                delegate.subscribe(topics);
-            } else {
-                delegate.subscribe(topics, callback);
-            }
-            return;
-        }
-        startWarmUp();
-        resetHandler.forgetAll();
-        delegate.subscribe(topics, wrap(callback));
+        delegate.subscribe(topics, listenerFor(callback));
     }
 
     @Override
     public void subscribe(Pattern pattern, ConsumerRebalanceListener callback) {
-        if (!emulating()) {
-            delegate.subscribe(pattern, callback);
-            return;
-        }
-        startWarmUp();
-        resetHandler.forgetAll();
-        delegate.subscribe(pattern, wrap(callback));
+        delegate.subscribe(pattern, listenerFor(callback));
     }
 
     @Override
     public void subscribe(Pattern pattern) {
-        if (!emulating()) {
+        if (emulating()) {
+            delegate.subscribe(pattern, listenerFor(null));
+        } else {
             delegate.subscribe(pattern);
-            return;
         }
-        startWarmUp();
-        resetHandler.forgetAll();
-        delegate.subscribe(pattern, wrap(null));
     }
 
     @Override
     public void subscribe(SubscriptionPattern pattern, ConsumerRebalanceListener callback) {
-        if (!emulating()) {
-            delegate.subscribe(pattern, callback);
-            return;
-        }
-        startWarmUp();
-        resetHandler.forgetAll();
-        delegate.subscribe(pattern, wrap(callback));
+        delegate.subscribe(pattern, listenerFor(callback));
     }
 
     @Override
     public void subscribe(SubscriptionPattern pattern) {
-        if (!emulating()) {
+        if (emulating()) {
+            delegate.subscribe(pattern, listenerFor(null));
+        } else {
             delegate.subscribe(pattern);
-            return;
+        }
+    }
+
+    /**
+     * The listener to hand to Kafka for a new subscription: the user's own when not emulating;
+     * otherwise the SDK's wrapper around it, with the baseline warming up and old resolutions forgotten.
+     */
+    private ConsumerRebalanceListener listenerFor(ConsumerRebalanceListener user) {
+        if (!emulating()) {
+            return user;
         }
         startWarmUp();
         resetHandler.forgetAll();
-        delegate.subscribe(pattern, wrap(null));
+        return new RegisteringRebalanceListener(user, this::registerAssigned, resetHandler::forget);
     }
 
     @Override
@@ -330,10 +321,6 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
             warmUp.setDaemon(true);
             warmUp.start();
         }
-    }
-
-    private ConsumerRebalanceListener wrap(ConsumerRebalanceListener user) {
-        return new RegisteringRebalanceListener(user, this::registerAssigned, resetHandler::forget);
     }
 
     /** Records the assigned topics in the group baseline before any partition is positioned. */

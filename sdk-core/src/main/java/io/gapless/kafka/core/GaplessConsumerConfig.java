@@ -1,5 +1,6 @@
 package io.gapless.kafka.core;
 
+import io.gapless.kafka.core.internal.ResetPolicyValidator;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -50,9 +51,10 @@ public final class GaplessConsumerConfig extends AbstractConfig {
 
     private static final ConfigDef CONFIG = new ConfigDef()
             .define(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, ConfigDef.Type.STRING, null,
-                    new NewPartitionsPolicyValidator(), ConfigDef.Importance.HIGH, AUTO_OFFSET_RESET_NEW_PARTITIONS_DOC)
+                    ResetPolicyValidator.withoutNone("none is not a new-partitions policy: use earliest, latest or"
+                            + " by_duration:<ISO-8601 duration>, or leave the setting unset"), ConfigDef.Importance.HIGH, AUTO_OFFSET_RESET_NEW_PARTITIONS_DOC)
             .define(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, ConfigDef.Type.STRING, "latest",
-                    new BasePolicyValidator(), ConfigDef.Importance.MEDIUM, "Kafka's own auto.offset.reset.")
+                    ResetPolicyValidator.anyPolicy(), ConfigDef.Importance.MEDIUM, "Kafka's own auto.offset.reset.")
             .define(BASELINE_TOPIC_CONFIG, ConfigDef.Type.STRING, BASELINE_TOPIC_DEFAULT,
                     new TopicNameValidator(), ConfigDef.Importance.LOW, BASELINE_TOPIC_DOC)
             .define(BASELINE_UNAVAILABLE_CONFIG, ConfigDef.Type.STRING, BaselineUnavailablePolicy.FAIL.configValue(),
@@ -134,46 +136,6 @@ public final class GaplessConsumerConfig extends AbstractConfig {
         }
         String s = v.toString();
         return s.isBlank() ? null : s;
-    }
-
-    private static final class NewPartitionsPolicyValidator implements ConfigDef.Validator {
-        @Override
-        public void ensureValid(String name, Object value) {
-            if (value == null) {
-                return;
-            }
-            ResetPolicy policy;
-            try {
-                policy = ResetPolicy.parse(value.toString());
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(name, value, e.getMessage());
-            }
-            if (policy.kind() == ResetPolicy.Kind.NONE) {
-                throw new ConfigException(name, value, "none is not a new-partitions policy: use earliest, latest or"
-                        + " by_duration:<ISO-8601 duration>, or leave the setting unset");
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "earliest, latest, by_duration:<ISO-8601 duration>";
-        }
-    }
-
-    private static final class BasePolicyValidator implements ConfigDef.Validator {
-        @Override
-        public void ensureValid(String name, Object value) {
-            try {
-                ResetPolicy.parse(String.valueOf(value));
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(name, value, e.getMessage());
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "earliest, latest, none, by_duration:<ISO-8601 duration>";
-        }
     }
 
     private static final class TopicNameValidator implements ConfigDef.Validator {

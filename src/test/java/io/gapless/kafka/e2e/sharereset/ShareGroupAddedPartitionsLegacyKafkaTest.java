@@ -2,14 +2,10 @@ package io.gapless.kafka.e2e.sharereset;
 
 import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.testkit.legacy.LegacyKafka;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
+import io.gapless.kafka.testkit.legacy.LegacyKafkaTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.Map;
 
 import static io.gapless.kafka.e2e.sharereset.ShareResetScenarios.BATCH_PER_PARTITION;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,28 +15,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The same measurements as {@link ShareGroupAddedPartitionsKafka44Test} against Kafka 4.3.1 (a
  * broker from before KAFKA-20742) in a child JVM.
  */
+@LegacyKafkaTest
 class ShareGroupAddedPartitionsLegacyKafkaTest {
-    private static LegacyKafka legacy;
-    private static Admin admin;
     private static ShareResetScenarios scenarios;
 
     @BeforeAll
-    static void setUp() {
-        legacy = LegacyKafka.start();
-        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, legacy.bootstrapServers()));
-        scenarios = new ShareResetScenarios(legacy.bootstrapServers(), admin, "Kafka " + legacy.kafkaVersion() + " (child JVM)");
+    static void setUp(LegacyKafka legacy) {
+        scenarios = new ShareResetScenarios(legacy.bootstrapServers(), legacy.admin(), "Kafka " + legacy.kafkaVersion() + " (child JVM)");
     }
 
     @AfterAll
     static void tearDown() {
         if (scenarios != null) {
             scenarios.close();
-        }
-        if (admin != null) {
-            admin.close(Duration.ofSeconds(5));
-        }
-        if (legacy != null) {
-            legacy.close();
         }
     }
 

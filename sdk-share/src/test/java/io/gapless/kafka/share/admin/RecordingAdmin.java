@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** An {@link Admin} that forwards to a real one and records which methods were called. */
@@ -20,18 +21,18 @@ final class RecordingAdmin {
     private final Admin admin;
 
     RecordingAdmin(Admin delegate) {
-        this(delegate, false);
+        this(delegate, Set.of());
     }
 
     /**
-     * @param hideGroupConfigs when true, {@code describeConfigs} answers with an empty config for
-     *                         GROUP resources, as a broker that lists no group configs would
+     * @param hidden resource types for which {@code describeConfigs} answers with an empty config,
+     *               as a broker that lists nothing (or a client without permission) would see
      */
-    RecordingAdmin(Admin delegate, boolean hideGroupConfigs) {
+    RecordingAdmin(Admin delegate, Set<ConfigResource.Type> hidden) {
         this.admin = (Admin) Proxy.newProxyInstance(Admin.class.getClassLoader(), new Class<?>[]{Admin.class},
                 (proxy, method, args) -> {
                     calls.add(method.getName());
-                    if (hideGroupConfigs && method.getName().equals("describeConfigs") && isGroup(args[0])) {
+                    if (method.getName().equals("describeConfigs") && isOnly(args[0], hidden)) {
                         return emptyDescribe(args[0]);
                     }
                     try {
@@ -42,8 +43,8 @@ final class RecordingAdmin {
                 });
     }
 
-    private static boolean isGroup(Object resources) {
-        return ((Collection<?>) resources).stream().allMatch(r -> ((ConfigResource) r).type() == ConfigResource.Type.GROUP);
+    private static boolean isOnly(Object resources, Set<ConfigResource.Type> types) {
+        return ((Collection<?>) resources).stream().allMatch(r -> types.contains(((ConfigResource) r).type()));
     }
 
     private static DescribeConfigsResult emptyDescribe(Object resources) {

@@ -1,16 +1,15 @@
 package io.gapless.kafka.share.admin;
 
 import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.testkit.TestTopics;
 import io.gapless.kafka.testkit.legacy.LegacyKafka;
+import io.gapless.kafka.testkit.legacy.LegacyKafkaTest;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -20,29 +19,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** ShareGroupSettings against an older broker (by default Kafka 4.3.1, in a child JVM). */
+@LegacyKafkaTest
 class ShareGroupSettingsLegacyBrokerTest {
     private static LegacyKafka legacy;
     private static Admin admin;
 
     @BeforeAll
-    static void startLegacyBroker() {
-        legacy = LegacyKafka.start();
-        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, legacy.bootstrapServers()));
-    }
-
-    @AfterAll
-    static void stopLegacyBroker() {
-        if (admin != null) {
-            admin.close(Duration.ofSeconds(5));
-        }
-        if (legacy != null) {
-            legacy.close();
-        }
+    static void connect(LegacyKafka broker) {
+        legacy = broker;
+        admin = broker.admin();
     }
 
     @Test
     void settingsThe43BrokerKnowsRoundTrip() {
-        ShareGroupSettings settings = ShareGroupSettings.forGroup(admin, "legacy-roundtrip");
+        ShareGroupSettings settings = ShareGroupSettings.forGroup(admin, TestTopics.unique("legacy-roundtrip"));
         settings.update().autoOffsetReset(ResetPolicy.EARLIEST).recordLockDuration(Duration.ofSeconds(20)).deliveryCountLimit(3).apply();
         ShareGroupConfigSnapshot s = settings.describe();
         assertEquals(Optional.of(ResetPolicy.EARLIEST), s.autoOffsetReset());
@@ -52,7 +42,7 @@ class ShareGroupSettingsLegacyBrokerTest {
 
     @Test
     void deadLetterQueueSettingsAreUnknownTo43AndNameTheBrokersVersion() {
-        ShareGroupSettings settings = ShareGroupSettings.forGroup(admin, "legacy-dlq");
+        ShareGroupSettings settings = ShareGroupSettings.forGroup(admin, TestTopics.unique("legacy-dlq"));
         assertFalse(settings.describe().isSupported(ShareGroupSetting.DEAD_LETTER_QUEUE_TOPIC_NAME));
         UnsupportedShareGroupSettingException e = assertThrows(UnsupportedShareGroupSettingException.class,
                 () -> settings.update().deliveryCountLimit(4).deadLetterQueueTopic("legacy-dlq-topic")

@@ -6,12 +6,14 @@ import io.gapless.kafka.testkit.EmbeddedKafkaTest;
 import io.gapless.kafka.testkit.TestTopics;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -178,7 +180,7 @@ class ShareGroupSettingsTest {
     @Test
     void unknownSettingsAreStillReportedWhenOnlyTheBrokersValidationSeesThem(EmbeddedKafka kafka) {
         // The broker's answer to validateOnly is the last line of defence: hide the describe.
-        RecordingAdmin recording = new RecordingAdmin(kafka.admin(), true);
+        RecordingAdmin recording = new RecordingAdmin(kafka.admin(), Set.of(ConfigResource.Type.GROUP));
         ShareGroupSettings settings = ShareGroupSettings.forGroup(recording.admin(), TestTopics.unique("settings-validate-only"));
         UnsupportedShareGroupSettingException e = assertThrows(UnsupportedShareGroupSettingException.class,
                 () -> settings.update().deliveryCountLimit(3).maxRecordBytesBetweenSnapshots(4096).apply());
@@ -186,6 +188,21 @@ class ShareGroupSettingsTest {
         assertEquals(1, recording.count("incrementalAlterConfigs"), "only the validateOnly request");
         assertFalse(ShareGroupSettings.forGroup(kafka.admin(), settings.groupId()).describe()
                 .isSetOnGroup(ShareGroupSetting.DELIVERY_COUNT_LIMIT));
+    }
+
+    @Test
+    void withoutTheBrokersBoundsTheSessionTimeoutMustStillExceedTheHeartbeatInterval(EmbeddedKafka kafka) {
+        RecordingAdmin recording = new RecordingAdmin(kafka.admin(), Set.of(ConfigResource.Type.BROKER));
+        ShareGroupSettings settings = ShareGroupSettings.forGroup(recording.admin(), TestTopics.unique("settings-no-bounds"));
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> settings.update().sessionTimeout(Duration.ofSeconds(2)).heartbeatInterval(Duration.ofSeconds(3)).apply());
+        assertTrue(e.getMessage().contains("share.session.timeout.ms") && e.getMessage().contains("2000")
+                && e.getMessage().contains("must be greater than share.heartbeat.interval.ms (3000)"), e.getMessage());
+        ConfigException againstCurrent = assertThrows(ConfigException.class,
+                () -> settings.update().sessionTimeout(Duration.ofMillis(400)).apply());
+        assertTrue(againstCurrent.getMessage().contains("400") && againstCurrent.getMessage().contains("(500)"),
+                "the group's effective heartbeat interval is the embedded broker's 500 ms: " + againstCurrent.getMessage());
+        assertEquals(0, recording.count("incrementalAlterConfigs"));
     }
 
     @Test

@@ -30,6 +30,9 @@ import java.util.concurrent.TimeoutException;
  * {@link #kafkaVersion()}) running in a child JVM, for tests that must see how such a broker
  * behaves while this JVM holds the current Kafka jars.
  *
+ * <p>Tests can also declare a {@code LegacyKafka} parameter in a class annotated with
+ * {@link LegacyKafkaTest}: one legacy broker per test JVM, shared by every such class.
+ *
  * <pre>{@code
  * try (LegacyKafka legacy = LegacyKafka.start()) {
  *     props.put("bootstrap.servers", legacy.bootstrapServers());
@@ -58,6 +61,7 @@ public final class LegacyKafka implements AutoCloseable {
     private final String bootstrapServers;
     private final String kafkaVersion;
     private final String metadataVersion;
+    private final Admin admin;
     private volatile boolean closed;
 
     private LegacyKafka(ChildBroker child, Path baseDir, String bootstrapServers, String kafkaVersion, String metadataVersion) {
@@ -66,6 +70,7 @@ public final class LegacyKafka implements AutoCloseable {
         this.bootstrapServers = bootstrapServers;
         this.kafkaVersion = kafkaVersion;
         this.metadataVersion = metadataVersion;
+        this.admin = Admin.create(adminProperties(bootstrapServers, "gapless-legacy-admin"));
     }
 
     /** Starts a legacy broker with the default test settings. */
@@ -81,6 +86,11 @@ public final class LegacyKafka implements AutoCloseable {
     /** The {@code bootstrap.servers} value clients use to reach the legacy broker. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** A shared admin client (kafka-clients of this JVM); closed by {@link #close()}, so callers must not close it. */
+    public Admin admin() {
+        return admin;
     }
 
     /** The Kafka release the child runs, for example {@code 4.3.1}. */
@@ -110,6 +120,7 @@ public final class LegacyKafka implements AutoCloseable {
             return;
         }
         closed = true;
+        admin.close(Duration.ofSeconds(5));
         child.stop(STOP_GRACE);
         deleteRecursively(baseDir);
         log.info("Legacy Kafka {} at {} stopped", kafkaVersion, bootstrapServers);
@@ -178,12 +189,16 @@ public final class LegacyKafka implements AutoCloseable {
         }
     }
 
-    private static void awaitClients(String bootstrap, Duration timeout) {
+    private static Properties adminProperties(String bootstrap, String clientId) {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(AdminClientConfig.CLIENT_ID_CONFIG, "gapless-legacy-readiness");
+        props.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
+        return props;
+    }
+
+    private static void awaitClients(String bootstrap, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = Admin.create(adminProperties(bootstrap, "gapless-legacy-readiness"))) {
             while (true) {
                 try {
                     if (!admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty()) {

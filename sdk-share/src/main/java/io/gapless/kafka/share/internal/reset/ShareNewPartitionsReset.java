@@ -5,12 +5,15 @@ import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.core.internal.ConnectionConfigs;
 import io.gapless.kafka.core.internal.baseline.BaselineStore;
 import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
+import io.gapless.kafka.share.admin.ShareGroupSettings;
+import io.gapless.kafka.share.admin.UnsupportedShareGroupSettingException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
@@ -53,6 +56,7 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
     private final long checkIntervalMs;
     private final Admin admin;
     private final SharePartitionState state;
+    private final ShareGroupSettings groupSettings;
     private final ShareResetMetrics metrics;
     private final GroupBaselineClassifier classifier;
     private final ShareStartOffsets starts;
@@ -70,10 +74,10 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         Duration timeout = Duration.ofMillis(settings.timeoutMs());
         this.admin = Admin.create(ConnectionConfigs.from(userConfig, "share-reset"));
         this.state = new SharePartitionState(admin, group, timeout);
+        this.groupSettings = ShareGroupSettings.forGroup(admin, group).withTimeout(timeout);
         boolean knows;
         try {
-            knows = settings.mode() != NewPartitionsMode.EMULATE
-                    && state.brokerKnowsGroupConfig(ShareResetSettings.NEW_PARTITIONS_CONFIG, newPartitions.toString());
+            knows = settings.mode() != NewPartitionsMode.EMULATE && brokerKnowsNewPartitionsConfig();
         } catch (RuntimeException e) {
             admin.close(Duration.ZERO);
             throw e;
@@ -153,15 +157,26 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         return metrics.metrics();
     }
 
+    private boolean brokerKnowsNewPartitionsConfig() {
+        try {
+            groupSettings.update().newPartitionsAutoOffsetReset(newPartitions).validate();
+            return true;
+        } catch (UnsupportedShareGroupSettingException e) {
+            return false;
+        }
+    }
+
     private void prepare() {
         if (nativeMode) {
-            state.setGroupConfig(ShareResetSettings.BASE_CONFIG, base.toString());
-            state.setGroupConfig(ShareResetSettings.NEW_PARTITIONS_CONFIG, newPartitions.toString());
+            groupSettings.update().autoOffsetReset(base).newPartitionsAutoOffsetReset(newPartitions).apply();
             return;
         }
-        if (!state.setGroupConfig(ShareResetSettings.BASE_CONFIG, "earliest")) {
-            log.warn("Share group {}: could not steer share.auto.offset.reset to earliest; where the broker starts a partition"
-                    + " later than its policy, the skipped range is only detected and counted", group);
+        try {
+            // apply() returns once the broker describes the new value, so no partition initializes by the old one after this.
+            groupSettings.update().autoOffsetReset(ResetPolicy.EARLIEST).apply();
+        } catch (KafkaException e) {
+            log.warn("Share group {}: could not steer share.auto.offset.reset to earliest ({}); where the broker starts a partition"
+                    + " later than its policy, the skipped range is only detected and counted", group, e.toString());
         }
         List<TopicPartition> all = partitionsOf(topics);
         Map<TopicPartition, Long> chosen = starts.resolve(all);

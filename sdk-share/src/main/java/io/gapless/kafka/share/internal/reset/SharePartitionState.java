@@ -1,13 +1,10 @@
 package io.gapless.kafka.share.internal.reset;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.slf4j.Logger;
@@ -21,7 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-/** The broker side of a share group's start offsets: what is initialized, the group config, and steering. */
+/** The broker side of a share group's start offsets: which are initialized, and initializing them while the group is empty. */
 public final class SharePartitionState {
     private static final Logger log = LoggerFactory.getLogger(SharePartitionState.class);
 
@@ -55,43 +52,6 @@ public final class SharePartitionState {
             throw new KafkaException("Cannot list share-group offsets of group " + group, e.getCause());
         } catch (Exception e) {
             throw failure("list share-group offsets of group " + group, e);
-        }
-    }
-
-    /** Whether the broker knows a group config, asked with a validate-only write of {@code value}. */
-    public boolean brokerKnowsGroupConfig(String name, String value) {
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
-        try {
-            admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET))),
-                    new org.apache.kafka.clients.admin.AlterConfigsOptions().validateOnly(true)).all()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof org.apache.kafka.common.errors.InvalidConfigurationException
-                    || e.getCause() instanceof org.apache.kafka.common.errors.InvalidRequestException) {
-                return false;
-            }
-            throw new KafkaException("Cannot ask the broker whether it knows group config " + name, e.getCause());
-        } catch (Exception e) {
-            throw failure("probe group config " + name, e);
-        }
-    }
-
-    /**
-     * Sets a group config (for example {@code share.auto.offset.reset}), returning whether the
-     * broker accepted it.
-     */
-    public boolean setGroupConfig(String name, String value) {
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
-        try {
-            admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET))))
-                    .all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (ExecutionException e) {
-            log.warn("Share group {}: cannot set {}={}: {}", group, name, value, e.getCause().toString());
-            return false;
-        } catch (Exception e) {
-            throw failure("set " + name + " of group " + group, e);
         }
     }
 

@@ -3,9 +3,9 @@ package io.gapless.kafka.share.internal.reset;
 import io.gapless.kafka.core.GaplessConsumerConfig;
 import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.core.internal.ResetPolicyValidator;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigException;
 
 import java.util.Locale;
 import java.util.Map;
@@ -22,10 +22,14 @@ public final class ShareResetSettings extends AbstractConfig {
     public static final String NEW_PARTITIONS_CONFIG = "share.auto.offset.reset.new.partitions";
     public static final String CHECK_INTERVAL_MS_CONFIG = "gapless.share.partition.check.interval.ms";
 
+    /** Share groups have no {@code none}: a partition always starts somewhere. */
+    private static final ResetPolicyValidator NO_NONE = ResetPolicyValidator.withoutNone(
+            "share groups do not support none: use earliest, latest or by_duration:<ISO-8601 duration>");
+
     private static final ConfigDef CONFIG = new ConfigDef()
-            .define(BASE_CONFIG, ConfigDef.Type.STRING, "latest", new SharePolicyValidator(), ConfigDef.Importance.MEDIUM,
+            .define(BASE_CONFIG, ConfigDef.Type.STRING, "latest", NO_NONE, ConfigDef.Importance.MEDIUM,
                     "The share group's base policy: earliest, latest or by_duration:<ISO-8601 duration>.")
-            .define(NEW_PARTITIONS_CONFIG, ConfigDef.Type.STRING, null, new SharePolicyValidator(), ConfigDef.Importance.HIGH,
+            .define(NEW_PARTITIONS_CONFIG, ConfigDef.Type.STRING, null, NO_NONE, ConfigDef.Importance.HIGH,
                     "KIP-1327: where share partitions created after the group start. Unset: the broker's behaviour.")
             .define(GaplessConsumerConfig.BASELINE_TOPIC_CONFIG, ConfigDef.Type.STRING, GaplessConsumerConfig.BASELINE_TOPIC_DEFAULT,
                     ConfigDef.Importance.LOW, "Compacted topic holding group baselines.")
@@ -69,24 +73,5 @@ public final class ShareResetSettings extends AbstractConfig {
 
     public NewPartitionsMode mode() {
         return NewPartitionsMode.valueOf(getString(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG).toUpperCase(Locale.ROOT));
-    }
-
-    /** Share groups have no {@code none}: a partition always starts somewhere. */
-    private static final class SharePolicyValidator implements ConfigDef.Validator {
-        @Override
-        public void ensureValid(String name, Object value) {
-            if (value == null) {
-                return;
-            }
-            ResetPolicy p;
-            try {
-                p = ResetPolicy.parse(value.toString());
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(name, value, e.getMessage());
-            }
-            if (p.kind() == ResetPolicy.Kind.NONE) {
-                throw new ConfigException(name, value, "share groups do not support none: use earliest, latest or by_duration:<ISO-8601 duration>");
-            }
-        }
     }
 }

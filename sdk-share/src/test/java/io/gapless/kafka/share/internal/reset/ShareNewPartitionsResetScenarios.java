@@ -10,6 +10,7 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -37,6 +38,13 @@ abstract class ShareNewPartitionsResetScenarios {
 
     ShareNewPartitionsResetScenarios(EmbeddedKafka kafka) {
         this.kafka = kafka;
+    }
+
+    @AfterEach
+    void closeExternalHandle() {
+        if (kafka.isExternal()) {
+            kafka.close(); // only its admin client: the cluster itself belongs to the extension
+        }
     }
 
     /** A share consumer with the SDK's hooks in its poll path, as GaplessShareConsumer wires them. */

@@ -1,0 +1,102 @@
+package io.gapless.kafka.streams;
+
+import io.gapless.kafka.streams.internal.AutoOffsetResets;
+import org.apache.kafka.streams.AutoOffsetReset;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An {@link AutoOffsetReset} that also carries KIP-1327's reset policy for newly expanded
+ * partitions: partitions of a source topic created after the Streams application (its group,
+ * the {@code application.id}) first saw the topic. The base policy of this object applies to every
+ * other source-topic partition without a committed offset, and to committed offsets out of range.
+ *
+ * <pre>{@code
+ * builder.stream("orders", Consumed.with(Serdes.String(), Serdes.String())
+ *     .withOffsetResetPolicy(NewPartitionsReset.latest()
+ *         .withNewPartitionsResetPolicy(AutoOffsetReset.earliest())));
+ * }</pre>
+ *
+ * <p>Kafka Streams 4.4 copies every {@code AutoOffsetReset} into an internal type, so the
+ * new-partitions policy only takes effect in a topology built with {@link GaplessStreamsBuilder}
+ * or {@link GaplessTopology} and started with {@link GaplessStreams#create}. The new-partitions
+ * policy must not be {@code none} and must not itself carry a new-partitions policy; both are
+ * rejected with a {@code ConfigException} naming the topic when the source is added.
+ *
+ * <p>Immutable. Equality includes the new-partitions policy; like {@code AutoOffsetReset} it also
+ * compares classes, so {@code NewPartitionsReset.latest()} does not equal
+ * {@code AutoOffsetReset.latest()}.
+ */
+public class NewPartitionsReset extends AutoOffsetReset {
+
+    private final AutoOffsetReset newPartitionsPolicy;
+
+    private NewPartitionsReset(AutoOffsetReset base, AutoOffsetReset newPartitionsPolicy) {
+        super(base);
+        this.newPartitionsPolicy = newPartitionsPolicy;
+    }
+
+    /** No reset: a partition without a valid committed offset fails the stream thread (unless a new-partitions policy covers it). */
+    public static NewPartitionsReset none() {
+        return new NewPartitionsReset(AutoOffsetReset.none(), null);
+    }
+
+    /** Reset to the earliest available offset. */
+    public static NewPartitionsReset earliest() {
+        return new NewPartitionsReset(AutoOffsetReset.earliest(), null);
+    }
+
+    /** Reset to the latest offset. */
+    public static NewPartitionsReset latest() {
+        return new NewPartitionsReset(AutoOffsetReset.latest(), null);
+    }
+
+    /** Reset to the first offset at or after {@code now - duration}. */
+    public static NewPartitionsReset byDuration(Duration duration) {
+        return new NewPartitionsReset(AutoOffsetReset.byDuration(duration), null);
+    }
+
+    /**
+     * Returns a copy of this policy with {@code newPartitionsPolicy} attached as the policy for
+     * newly expanded partitions. Any {@code AutoOffsetReset} except {@code none} is accepted
+     * ({@code earliest}, {@code latest}, {@code byDuration}); an invalid one is reported, with the
+     * topic, when the source is added to a {@link GaplessStreamsBuilder} or {@link GaplessTopology}.
+     *
+     * @throws NullPointerException when {@code newPartitionsPolicy} is null
+     */
+    public NewPartitionsReset withNewPartitionsResetPolicy(AutoOffsetReset newPartitionsPolicy) {
+        Objects.requireNonNull(newPartitionsPolicy, "newPartitionsPolicy");
+        return new NewPartitionsReset(this, newPartitionsPolicy);
+    }
+
+    /** The policy for newly expanded partitions, empty when none is attached. */
+    public Optional<AutoOffsetReset> newPartitionsResetPolicy() {
+        return Optional.ofNullable(newPartitionsPolicy);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!super.equals(o)) {
+            return false;
+        }
+        return Objects.equals(newPartitionsPolicy, ((NewPartitionsReset) o).newPartitionsPolicy);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * super.hashCode() + Objects.hashCode(newPartitionsPolicy);
+    }
+
+    /** For example {@code latest (new partitions: earliest)}. */
+    @Override
+    public String toString() {
+        String base = AutoOffsetResets.toResetPolicy(this).toString();
+        return newPartitionsPolicy == null ? base
+                : base + " (new partitions: " + AutoOffsetResets.describe(newPartitionsPolicy) + ")";
+    }
+}

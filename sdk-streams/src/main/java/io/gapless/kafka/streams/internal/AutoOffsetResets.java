@@ -1,0 +1,44 @@
+package io.gapless.kafka.streams.internal;
+
+import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.streams.NewPartitionsReset;
+import org.apache.kafka.streams.AutoOffsetReset;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Reads an {@link AutoOffsetReset} without reflection: the class exposes its policy only through
+ * protected fields, which a subclass may read on its own instances, so the value is copied into
+ * one through the protected copy constructor.
+ */
+public final class AutoOffsetResets extends AutoOffsetReset {
+
+    private AutoOffsetResets(AutoOffsetReset source) {
+        super(source);
+    }
+
+    /** The SDK's view of {@code reset}'s base policy (a new-partitions policy it carries is ignored). */
+    public static ResetPolicy toResetPolicy(AutoOffsetReset reset) {
+        AutoOffsetResets copy = new AutoOffsetResets(reset);
+        String kind = String.valueOf(copy.offsetResetStrategy).toUpperCase(Locale.ROOT);
+        return switch (kind) {
+            case "EARLIEST" -> ResetPolicy.EARLIEST;
+            case "LATEST" -> ResetPolicy.LATEST;
+            case "NONE" -> ResetPolicy.NONE;
+            case "BY_DURATION" -> ResetPolicy.byDuration(copy.duration.orElse(Duration.ZERO));
+            default -> throw new IllegalArgumentException("Unknown Kafka Streams offset reset strategy " + kind);
+        };
+    }
+
+    /** The new-partitions policy {@code reset} carries, if it is a {@link NewPartitionsReset} with one. */
+    public static Optional<AutoOffsetReset> newPartitionsPolicyOf(AutoOffsetReset reset) {
+        return reset instanceof NewPartitionsReset npr ? npr.newPartitionsResetPolicy() : Optional.empty();
+    }
+
+    /** {@code toString} for any {@code AutoOffsetReset} (Kafka's has none). */
+    public static String describe(AutoOffsetReset reset) {
+        return reset instanceof NewPartitionsReset ? reset.toString() : toResetPolicy(reset).toString();
+    }
+}

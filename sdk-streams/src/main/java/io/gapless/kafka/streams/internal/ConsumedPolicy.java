@@ -1,0 +1,39 @@
+package io.gapless.kafka.streams.internal;
+
+import org.apache.kafka.streams.AutoOffsetReset;
+import org.apache.kafka.streams.kstream.Consumed;
+
+/**
+ * Reads the {@link AutoOffsetReset} a {@link Consumed} carries, through Consumed's protected copy
+ * constructor and field: no reflection, and the user's object itself (a
+ * {@code NewPartitionsReset} with its new-partitions policy), not Kafka's internal copy.
+ */
+public final class ConsumedPolicy<K, V> extends Consumed<K, V> {
+
+    private ConsumedPolicy(Consumed<K, V> consumed) {
+        super(consumed);
+    }
+
+    /** The policy {@code consumed} carries; null when it has none or {@code consumed} is null. */
+    public static AutoOffsetReset of(Consumed<?, ?> consumed) {
+        return consumed == null ? null : read(consumed);
+    }
+
+    private static <K, V> AutoOffsetReset read(Consumed<K, V> consumed) {
+        return new ConsumedPolicy<>(consumed).resetPolicy;
+    }
+
+    /**
+     * A copy of {@code consumed} that carries an explicit {@code AutoOffsetReset.none()} when it
+     * carries no policy; the user's object is not changed. An explicit policy on some source makes
+     * Kafka Streams run the main consumer with {@code auto.offset.reset=none}, which the SDK needs
+     * to see every partition without a valid offset (see {@code GaplessStreams}).
+     */
+    public static <K, V> Consumed<K, V> withExplicitPolicy(Consumed<K, V> consumed) {
+        ConsumedPolicy<K, V> copy = new ConsumedPolicy<>(consumed);
+        if (copy.resetPolicy == null) {
+            copy.resetPolicy = AutoOffsetReset.none();
+        }
+        return copy;
+    }
+}

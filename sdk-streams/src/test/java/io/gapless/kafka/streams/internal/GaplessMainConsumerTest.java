@@ -1,0 +1,74 @@
+package io.gapless.kafka.streams.internal;
+
+import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.streams.NewPartitionsReset;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
+import org.apache.kafka.clients.consumer.internals.AutoOffsetResetStrategy;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.AutoOffsetReset;
+import org.apache.kafka.streams.internals.ConsumerWrapper;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GaplessMainConsumerTest {
+
+    @Test
+    void overridesEveryConsumerMethod() throws Exception {
+        for (Method m : Consumer.class.getMethods()) {
+            if (Modifier.isStatic(m.getModifiers())) {
+                continue;
+            }
+            Method own = GaplessMainConsumer.class.getMethod(m.getName(), m.getParameterTypes());
+            assertEquals(GaplessMainConsumer.class, own.getDeclaringClass(), "not forwarded: " + m);
+        }
+    }
+
+    @Test
+    void streamsProtocolWrapperOverridesTheMethodsThatCarryTheFeature() throws Exception {
+        for (String name : List.of("poll", "position", "subscribe", "assign", "unsubscribe", "metrics", "close", "wrapConsumer")) {
+            for (Method m : ConsumerWrapper.class.getMethods()) {
+                if (m.getName().equals(name)) {
+                    assertEquals(GaplessConsumerWrapper.class,
+                            GaplessConsumerWrapper.class.getMethod(name, m.getParameterTypes()).getDeclaringClass(), "not overridden: " + m);
+                }
+            }
+        }
+    }
+
+    @Test
+    void resolvesSourcePartitionsAndPassesInternalOnesToKafkaStreams() {
+        SourcePolicies sources = new SourcePolicies();
+        sources.recordTopics(List.of("orders"), NewPartitionsReset.latest().withNewPartitionsResetPolicy(AutoOffsetReset.latest()));
+        ResetPlan plan = ResetPlan.builder().applicationId("app").sources(sources).globalBase(ResetPolicy.EARLIEST)
+                .globalNewPartitions(Optional.empty()).baselineTopic("__gapless_group_baselines").build();
+        MockConsumer<byte[], byte[]> mock = new MockConsumer<>(AutoOffsetResetStrategy.NONE.name());
+        TopicPartition source = new TopicPartition("orders", 0);
+        TopicPartition repartition = new TopicPartition("app-counts-repartition", 0);
+        mock.assign(List.of(source, repartition));
+        mock.updateBeginningOffsets(Map.of(source, 0L, repartition, 0L));
+        mock.updateEndOffsets(Map.of(source, 42L, repartition, 7L));
+        mock.setPollException(new NoOffsetForPartitionException(Set.of(source, repartition)));
+
+        try (GaplessMainConsumer consumer = new GaplessMainConsumer(mock,
+                new SourceResetEmulation(plan, Map.of(ConsumerConfig.GROUP_ID_CONFIG, "app", ConsumerConfig.CLIENT_ID_CONFIG, "t")))) {
+            NoOffsetForPartitionException e = assertThrows(NoOffsetForPartitionException.class, () -> consumer.poll(Duration.ofMillis(10)));
+            assertEquals(Set.of(repartition), e.partitions(), "only the repartition partition is left to Kafka Streams");
+            assertEquals(42L, consumer.position(source), "the source partition was reset by its policy (latest)");
+            assertTrue(consumer.metrics().keySet().stream().anyMatch(m -> m.name().equals("resets-total")), "the reset is counted");
+        }
+    }
+}

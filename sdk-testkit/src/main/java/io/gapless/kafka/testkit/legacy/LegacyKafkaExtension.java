@@ -1,0 +1,28 @@
+package io.gapless.kafka.testkit.legacy;
+
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * JUnit 5 extension behind {@link LegacyKafkaTest}: resolves {@link LegacyKafka} parameters to one
+ * legacy broker per test JVM, kept in the root extension store so that JUnit closes it at the end.
+ */
+public class LegacyKafkaExtension implements ParameterResolver {
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(LegacyKafkaExtension.class);
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return parameterContext.getParameter().getType() == LegacyKafka.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return shared(extensionContext);
+    }
+
+    /** The legacy broker shared by every test of this JVM, started on first call. */
+    public static LegacyKafka shared(ExtensionContext context) {
+        return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent("legacy", key -> LegacyKafka.start(), LegacyKafka.class);
+    }
+}

@@ -1,0 +1,24 @@
+package io.gapless.kafka.testkit.legacy;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a JUnit 5 test class that needs a broker of an older Kafka release. Test constructors,
+ * lifecycle methods and test methods can declare a {@link LegacyKafka} parameter; every class in
+ * the same test JVM shares one legacy broker (started on first use in a child JVM, stopped when
+ * the JVM's test run ends). Combines with {@code @EmbeddedKafkaTest} in the same class.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@ExtendWith(LegacyKafkaExtension.class)
+public @interface LegacyKafkaTest {
+}
