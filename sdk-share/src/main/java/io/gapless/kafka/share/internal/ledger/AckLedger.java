@@ -221,18 +221,39 @@ public final class AckLedger implements AutoCloseable {
         } catch (java.util.concurrent.TimeoutException e) {
             throw new org.apache.kafka.common.errors.TimeoutException("Timed out creating the ack-ledger topic " + topic(), e);
         }
-        try {
-            int count = admin().describeTopics(List.of(topic())).allTopicNames().get(30, TimeUnit.SECONDS)
-                    .get(topic()).partitions().size();
-            if (count != config.ledgerPartitions()) {
-                log.info("Ack-ledger topic {} has {} partitions (configured {}); using {}", topic(), count, config.ledgerPartitions(), count);
+        // Metadata of a topic just created reaches every broker a little later: retry until its
+        // partitions have leaders, so the first transaction does not start on a missing partition.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                List<org.apache.kafka.common.TopicPartitionInfo> partitions = admin().describeTopics(List.of(topic())).allTopicNames()
+                        .get(30, TimeUnit.SECONDS).get(topic()).partitions();
+                if (partitions.stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                    if (partitions.size() != config.ledgerPartitions()) {
+                        log.info("Ack-ledger topic {} has {} partitions (configured {}); using {}", topic(), partitions.size(),
+                                config.ledgerPartitions(), partitions.size());
+                    }
+                    return partitions.size();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KafkaException("Interrupted while describing the ack-ledger topic", e);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.RetriableException) || System.nanoTime() > deadline) {
+                    throw new KafkaException("Cannot describe the ack-ledger topic " + topic(), e.getCause());
+                }
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new org.apache.kafka.common.errors.TimeoutException("Timed out describing the ack-ledger topic " + topic(), e);
             }
-            return count;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KafkaException("Interrupted while describing the ack-ledger topic", e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new KafkaException("Cannot describe the ack-ledger topic " + topic(), e);
+            if (System.nanoTime() > deadline) {
+                throw new org.apache.kafka.common.errors.TimeoutException("Ack-ledger topic " + topic() + " has partitions without a leader");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KafkaException("Interrupted while waiting for the ack-ledger topic", e);
+            }
         }
     }
 
