@@ -9,6 +9,8 @@ import io.gapless.kafka.share.internal.ReflectiveNativeShareTransactions;
 import io.gapless.kafka.share.internal.ShareParticipants;
 import io.gapless.kafka.share.internal.TopicIdResolver;
 import io.gapless.kafka.share.internal.ledger.AckLedger;
+import io.gapless.kafka.share.internal.reset.ShareNewPartitionsReset;
+import io.gapless.kafka.share.internal.reset.ShareResetSettings;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.AcknowledgementCommitCallback;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -56,7 +58,16 @@ import java.util.Set;
  *       transaction already recorded in the ack ledger is acknowledged as recorded and not
  *       returned. First deliveries pay nothing.</li>
  * </ul>
- * Use the consumer and its producer from one thread. Every other method is forwarded unchanged.
+ * Use the consumer and its producer from one thread.
+ *
+ * <p>With {@code share.auto.offset.reset.new.partitions} (KIP-1327; {@code earliest}, {@code latest}
+ * or {@code by_duration:<ISO-8601>}) set next to {@code share.auto.offset.reset}, partitions created
+ * after the share group start by the new-partitions policy and the others by the base policy:
+ * natively where the broker knows the group config, otherwise emulated (the group's base policy is
+ * steered to {@code earliest}, each partition's start offset is chosen once and recorded in the
+ * group baseline, and records below it are acknowledged without being returned). See README.
+ *
+ * <p>Every other method is forwarded unchanged.
  */
 public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
     private static final Logger log = LoggerFactory.getLogger(GaplessShareConsumer.class);
@@ -67,6 +78,7 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
     private final ConsumerTransactionSupport<K, V> transactions;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private AckLedger ledger;
+    private final ShareNewPartitionsReset newPartitionsReset;
 
     /** Like {@link KafkaShareConsumer#KafkaShareConsumer(Map)}; SDK keys ({@code gapless.*}) are removed first. */
     public GaplessShareConsumer(Map<String, Object> configs) {
@@ -144,7 +156,24 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
             }
             transactional = !nativePath;
         }
-        this.delegate = factory.create(settings);
+        // KIP-1327 for share groups: configured on the consumer, kept from the Kafka client underneath.
+        settings.keySet().removeIf(ShareResetSettings::isResetKey);
+        boolean explicitAcks = "explicit".equalsIgnoreCase(String.valueOf(settings.get(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG)).trim());
+        this.newPartitionsReset = ShareNewPartitionsReset.create(original, groupId == null ? null : groupId.toString(), clientId, explicitAcks)
+                .orElse(null);
+        try {
+            this.delegate = factory.create(settings);
+        } catch (RuntimeException e) {
+            if (newPartitionsReset != null) {
+                newPartitionsReset.close();
+            }
+            throw e;
+        }
+        if (newPartitionsReset != null) {
+            resources.add(newPartitionsReset);
+            ShareNewPartitionsReset reset = newPartitionsReset;
+            filters.add(reset::filter); // first: records below a partition's start never reach the later stages
+        }
         if (transactional) {
             TopicIdResolver ids = topicIds;
             if (ids == null) {
@@ -197,6 +226,9 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
+            if (newPartitionsReset != null) {
+                newPartitionsReset.beforePoll();
+            }
             long remaining = Math.max(0, deadline - System.nanoTime());
             ConsumerRecords<K, V> polled = delegate.poll(Duration.ofNanos(remaining));
             ConsumerRecords<K, V> records = polled;
@@ -221,11 +253,17 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
     @Override
     public void subscribe(Collection<String> topics) {
         delegate.subscribe(topics);
+        if (newPartitionsReset != null) {
+            newPartitionsReset.subscribed(topics);
+        }
     }
 
     @Override
     public void unsubscribe() {
         delegate.unsubscribe();
+        if (newPartitionsReset != null) {
+            newPartitionsReset.subscribed(List.of());
+        }
     }
 
     @Override
@@ -281,7 +319,12 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
 
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
-        return delegate.metrics();
+        if (newPartitionsReset == null) {
+            return delegate.metrics();
+        }
+        Map<MetricName, Metric> all = new HashMap<>(delegate.metrics());
+        all.putAll(newPartitionsReset.metrics());
+        return java.util.Collections.unmodifiableMap(all);
     }
 
     @Override
