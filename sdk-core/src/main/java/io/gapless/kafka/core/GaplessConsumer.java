@@ -12,21 +12,14 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.InvalidOffsetException;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
-import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.metrics.KafkaMetric;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.Utils;
@@ -38,10 +31,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -74,7 +65,7 @@ import java.util.stream.Collectors;
  * <p>Like {@code KafkaConsumer}, an instance is not safe for use by several threads, except
  * {@link #wakeup()}.
  */
-public class GaplessConsumer<K, V> implements Consumer<K, V> {
+public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
     private static final Logger log = LoggerFactory.getLogger(GaplessConsumer.class);
     private static final AtomicInteger CLIENT_SEQUENCE = new AtomicInteger();
 
@@ -153,6 +144,11 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
                     GaplessConsumerConfig.AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, newPolicy.orElseThrow(), config.basePolicy(),
                     decision.kind().label(), decision.reason());
         }
+    }
+
+    @Override
+    protected Consumer<K, V> delegate() {
+        return delegate;
     }
 
     /** How {@code auto.offset.reset.new.partitions} is delivered by this instance: {@code off}, {@code native} or {@code emulate}. */
@@ -296,7 +292,10 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
         }
     }
 
+    /** Forwarded as Kafka defines it; deprecated there in favour of {@link #close(CloseOptions)}. */
     @Override
+    @Deprecated
+    @SuppressWarnings("deprecation")
     public void close(Duration timeout) {
         try {
             delegate.close(timeout);
@@ -380,187 +379,5 @@ public class GaplessConsumer<K, V> implements Consumer<K, V> {
         try (Admin admin = Admin.create(ConnectionConfigs.from(userConfig, "probe"))) {
             return BrokerCapabilities.probe(admin, Duration.ofSeconds(30));
         }
-    }
-
-    // ---- plain forwarding ----
-
-    @Override
-    public Set<TopicPartition> assignment() {
-        return delegate.assignment();
-    }
-
-    @Override
-    public Set<String> subscription() {
-        return delegate.subscription();
-    }
-
-    @Override
-    public void commitSync() {
-        delegate.commitSync();
-    }
-
-    @Override
-    public void commitSync(Duration timeout) {
-        delegate.commitSync(timeout);
-    }
-
-    @Override
-    public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        delegate.commitSync(offsets);
-    }
-
-    @Override
-    public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
-        delegate.commitSync(offsets, timeout);
-    }
-
-    @Override
-    public void commitAsync() {
-        delegate.commitAsync();
-    }
-
-    @Override
-    public void commitAsync(OffsetCommitCallback callback) {
-        delegate.commitAsync(callback);
-    }
-
-    @Override
-    public void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
-        delegate.commitAsync(offsets, callback);
-    }
-
-    @Override
-    public void registerMetricForSubscription(KafkaMetric metric) {
-        delegate.registerMetricForSubscription(metric);
-    }
-
-    @Override
-    public void unregisterMetricFromSubscription(KafkaMetric metric) {
-        delegate.unregisterMetricFromSubscription(metric);
-    }
-
-    @Override
-    public void seek(TopicPartition partition, long offset) {
-        delegate.seek(partition, offset);
-    }
-
-    @Override
-    public void seek(TopicPartition partition, OffsetAndMetadata offsetAndMetadata) {
-        delegate.seek(partition, offsetAndMetadata);
-    }
-
-    @Override
-    public void seekToBeginning(Collection<TopicPartition> partitions) {
-        delegate.seekToBeginning(partitions);
-    }
-
-    @Override
-    public void seekToEnd(Collection<TopicPartition> partitions) {
-        delegate.seekToEnd(partitions);
-    }
-
-    @Override
-    public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
-        return delegate.committed(partitions);
-    }
-
-    @Override
-    public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
-        return delegate.committed(partitions, timeout);
-    }
-
-    @Override
-    public Uuid clientInstanceId(Duration timeout) {
-        return delegate.clientInstanceId(timeout);
-    }
-
-    @Override
-    public List<PartitionInfo> partitionsFor(String topic) {
-        return delegate.partitionsFor(topic);
-    }
-
-    @Override
-    public List<PartitionInfo> partitionsFor(String topic, Duration timeout) {
-        return delegate.partitionsFor(topic, timeout);
-    }
-
-    @Override
-    public Map<String, List<PartitionInfo>> listTopics() {
-        return delegate.listTopics();
-    }
-
-    @Override
-    public Map<String, List<PartitionInfo>> listTopics(Duration timeout) {
-        return delegate.listTopics(timeout);
-    }
-
-    @Override
-    public Set<TopicPartition> paused() {
-        return delegate.paused();
-    }
-
-    @Override
-    public void pause(Collection<TopicPartition> partitions) {
-        delegate.pause(partitions);
-    }
-
-    @Override
-    public void resume(Collection<TopicPartition> partitions) {
-        delegate.resume(partitions);
-    }
-
-    @Override
-    public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> timestampsToSearch) {
-        return delegate.offsetsForTimes(timestampsToSearch);
-    }
-
-    @Override
-    public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> timestampsToSearch, Duration timeout) {
-        return delegate.offsetsForTimes(timestampsToSearch, timeout);
-    }
-
-    @Override
-    public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
-        return delegate.beginningOffsets(partitions);
-    }
-
-    @Override
-    public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions, Duration timeout) {
-        return delegate.beginningOffsets(partitions, timeout);
-    }
-
-    @Override
-    public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
-        return delegate.endOffsets(partitions);
-    }
-
-    @Override
-    public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions, Duration timeout) {
-        return delegate.endOffsets(partitions, timeout);
-    }
-
-    @Override
-    public OptionalLong currentLag(TopicPartition topicPartition) {
-        return delegate.currentLag(topicPartition);
-    }
-
-    @Override
-    public ConsumerGroupMetadata groupMetadata() {
-        return delegate.groupMetadata();
-    }
-
-    @Override
-    public void enforceRebalance() {
-        delegate.enforceRebalance();
-    }
-
-    @Override
-    public void enforceRebalance(String reason) {
-        delegate.enforceRebalance(reason);
-    }
-
-    @Override
-    public void wakeup() {
-        delegate.wakeup();
     }
 }

@@ -43,7 +43,8 @@ class GaplessConsumerDecoratorTest {
             }
             try {
                 Method impl = GaplessConsumer.class.getMethod(m.getName(), m.getParameterTypes());
-                if (impl.getDeclaringClass() != GaplessConsumer.class) {
+                // Implemented by GaplessConsumer or the ForwardingConsumer it extends, never left to an interface default.
+                if (impl.getDeclaringClass().isInterface() || Modifier.isAbstract(impl.getModifiers())) {
                     missing.add(m.toString());
                 }
             } catch (NoSuchMethodException e) {

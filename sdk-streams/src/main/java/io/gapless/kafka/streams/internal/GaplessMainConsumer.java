@@ -1,27 +1,18 @@
 package io.gapless.kafka.streams.internal;
 
+import io.gapless.kafka.core.ForwardingConsumer;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
-import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.metrics.KafkaMetric;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -31,7 +22,7 @@ import java.util.regex.Pattern;
  * {@link SourceResetEmulation}, subscriptions wrap Streams' rebalance listener, everything else
  * is forwarded unchanged.
  */
-public final class GaplessMainConsumer implements Consumer<byte[], byte[]> {
+public final class GaplessMainConsumer extends ForwardingConsumer<byte[], byte[]> {
     private final Consumer<byte[], byte[]> delegate;
     private final SourceResetEmulation emulation;
 
@@ -40,7 +31,12 @@ public final class GaplessMainConsumer implements Consumer<byte[], byte[]> {
         this.emulation = emulation;
     }
 
-    // ---- methods that carry the feature ----
+    @Override
+    protected Consumer<byte[], byte[]> delegate() {
+        return delegate;
+    }
+
+    // ---- methods that carry the feature (ForwardingConsumer forwards the rest) ----
 
     @Override
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
@@ -137,187 +133,5 @@ public final class GaplessMainConsumer implements Consumer<byte[], byte[]> {
         } finally {
             emulation.close();
         }
-    }
-
-    // ---- plain forwarding ----
-
-    @Override
-    public Set<TopicPartition> assignment() {
-        return delegate.assignment();
-    }
-
-    @Override
-    public Set<String> subscription() {
-        return delegate.subscription();
-    }
-
-    @Override
-    public void commitSync() {
-        delegate.commitSync();
-    }
-
-    @Override
-    public void commitSync(Duration a0) {
-        delegate.commitSync(a0);
-    }
-
-    @Override
-    public void commitSync(Map<TopicPartition, OffsetAndMetadata> a0) {
-        delegate.commitSync(a0);
-    }
-
-    @Override
-    public void commitSync(Map<TopicPartition, OffsetAndMetadata> a0, Duration a1) {
-        delegate.commitSync(a0, a1);
-    }
-
-    @Override
-    public void commitAsync() {
-        delegate.commitAsync();
-    }
-
-    @Override
-    public void commitAsync(OffsetCommitCallback a0) {
-        delegate.commitAsync(a0);
-    }
-
-    @Override
-    public void commitAsync(Map<TopicPartition, OffsetAndMetadata> a0, OffsetCommitCallback a1) {
-        delegate.commitAsync(a0, a1);
-    }
-
-    @Override
-    public void registerMetricForSubscription(KafkaMetric a0) {
-        delegate.registerMetricForSubscription(a0);
-    }
-
-    @Override
-    public void unregisterMetricFromSubscription(KafkaMetric a0) {
-        delegate.unregisterMetricFromSubscription(a0);
-    }
-
-    @Override
-    public void seek(TopicPartition a0, long a1) {
-        delegate.seek(a0, a1);
-    }
-
-    @Override
-    public void seek(TopicPartition a0, OffsetAndMetadata a1) {
-        delegate.seek(a0, a1);
-    }
-
-    @Override
-    public void seekToBeginning(Collection<TopicPartition> a0) {
-        delegate.seekToBeginning(a0);
-    }
-
-    @Override
-    public void seekToEnd(Collection<TopicPartition> a0) {
-        delegate.seekToEnd(a0);
-    }
-
-    @Override
-    public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> a0) {
-        return delegate.committed(a0);
-    }
-
-    @Override
-    public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> a0, Duration a1) {
-        return delegate.committed(a0, a1);
-    }
-
-    @Override
-    public Uuid clientInstanceId(Duration a0) {
-        return delegate.clientInstanceId(a0);
-    }
-
-    @Override
-    public List<PartitionInfo> partitionsFor(String a0) {
-        return delegate.partitionsFor(a0);
-    }
-
-    @Override
-    public List<PartitionInfo> partitionsFor(String a0, Duration a1) {
-        return delegate.partitionsFor(a0, a1);
-    }
-
-    @Override
-    public Map<String, List<PartitionInfo>> listTopics() {
-        return delegate.listTopics();
-    }
-
-    @Override
-    public Map<String, List<PartitionInfo>> listTopics(Duration a0) {
-        return delegate.listTopics(a0);
-    }
-
-    @Override
-    public Set<TopicPartition> paused() {
-        return delegate.paused();
-    }
-
-    @Override
-    public void pause(Collection<TopicPartition> a0) {
-        delegate.pause(a0);
-    }
-
-    @Override
-    public void resume(Collection<TopicPartition> a0) {
-        delegate.resume(a0);
-    }
-
-    @Override
-    public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> a0) {
-        return delegate.offsetsForTimes(a0);
-    }
-
-    @Override
-    public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> a0, Duration a1) {
-        return delegate.offsetsForTimes(a0, a1);
-    }
-
-    @Override
-    public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> a0) {
-        return delegate.beginningOffsets(a0);
-    }
-
-    @Override
-    public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> a0, Duration a1) {
-        return delegate.beginningOffsets(a0, a1);
-    }
-
-    @Override
-    public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> a0) {
-        return delegate.endOffsets(a0);
-    }
-
-    @Override
-    public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> a0, Duration a1) {
-        return delegate.endOffsets(a0, a1);
-    }
-
-    @Override
-    public OptionalLong currentLag(TopicPartition a0) {
-        return delegate.currentLag(a0);
-    }
-
-    @Override
-    public ConsumerGroupMetadata groupMetadata() {
-        return delegate.groupMetadata();
-    }
-
-    @Override
-    public void enforceRebalance() {
-        delegate.enforceRebalance();
-    }
-
-    @Override
-    public void enforceRebalance(String a0) {
-        delegate.enforceRebalance(a0);
-    }
-
-    @Override
-    public void wakeup() {
-        delegate.wakeup();
     }
 }

@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,7 +34,8 @@ class GaplessMainConsumerTest {
                 continue;
             }
             Method own = GaplessMainConsumer.class.getMethod(m.getName(), m.getParameterTypes());
-            assertEquals(GaplessMainConsumer.class, own.getDeclaringClass(), "not forwarded: " + m);
+            // Implemented by GaplessMainConsumer or the ForwardingConsumer it extends, never an interface default.
+            assertFalse(own.getDeclaringClass().isInterface() || java.lang.reflect.Modifier.isAbstract(own.getModifiers()), "not forwarded: " + m);
         }
     }
 

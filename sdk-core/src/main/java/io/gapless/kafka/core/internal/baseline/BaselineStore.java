@@ -278,6 +278,8 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        // The reader only reads up to a known end offset: a long-polling fetch in flight would delay the next read.
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
         reader = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         reader.assign(List.of(groupPartition));
         reader.seekToBeginning(List.of(groupPartition));

@@ -1,12 +1,11 @@
 package io.gapless.kafka.share.internal.reset;
 
+import io.gapless.kafka.share.GaplessShareConsumer;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.TestClients;
 import io.gapless.kafka.testkit.TestTopics;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -47,10 +46,9 @@ abstract class ShareNewPartitionsResetScenarios {
         }
     }
 
-    /** A share consumer with the SDK's hooks in its poll path, as GaplessShareConsumer wires them. */
+    /** A member of the share group: a GaplessShareConsumer, exactly as an application uses it. */
     private final class Member implements AutoCloseable {
-        final KafkaShareConsumer<String, String> delegate;
-        final ShareNewPartitionsReset reset;
+        final GaplessShareConsumer<String, String> consumer;
         final List<String> seen = new ArrayList<>();
 
         Member(String group, String base, String newPolicy, String topic) {
@@ -61,27 +59,20 @@ abstract class ShareNewPartitionsResetScenarios {
             cfg.put("share.auto.offset.reset", base);
             cfg.put("share.auto.offset.reset.new.partitions", newPolicy);
             cfg.put("gapless.share.partition.check.interval.ms", 200L);
-            reset = ShareNewPartitionsReset.create(cfg, group, "test-" + group, true).orElseThrow();
-            Map<String, Object> kafkaCfg = new HashMap<>(cfg);
-            kafkaCfg.keySet().removeIf(k -> k.startsWith("gapless.") || ShareResetSettings.isResetKey(k));
-            delegate = new KafkaShareConsumer<>(kafkaCfg, new StringDeserializer(), new StringDeserializer());
-            delegate.subscribe(List.of(topic));
-            reset.subscribed(List.of(topic));
+            consumer = new GaplessShareConsumer<>(cfg, new StringDeserializer(), new StringDeserializer());
+            consumer.subscribe(List.of(topic));
         }
 
         void resubscribe(List<String> topics) {
-            delegate.subscribe(topics);
-            reset.subscribed(topics);
+            consumer.subscribe(topics);
         }
 
         void pollOnce() {
-            reset.beforePoll();
-            ConsumerRecords<String, String> records = reset.filter(delegate.poll(Duration.ofMillis(100)), delegate);
-            for (ConsumerRecord<String, String> r : records) {
+            for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
                 seen.add(r.value());
-                delegate.acknowledge(r, AcknowledgeType.ACCEPT);
+                consumer.acknowledge(r, AcknowledgeType.ACCEPT);
             }
-            delegate.commitSync();
+            consumer.commitSync();
         }
 
         void pollUntil(Set<String> expected) {
@@ -104,14 +95,13 @@ abstract class ShareNewPartitionsResetScenarios {
         }
 
         double metric(String name) {
-            return reset.metrics().entrySet().stream().filter(e -> e.getKey().name().equals(name))
+            return consumer.metrics().entrySet().stream().filter(e -> e.getKey().name().equals(name))
                     .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
         }
 
         @Override
         public void close() {
-            delegate.close();
-            reset.close();
+            consumer.close();
         }
     }
 
@@ -226,14 +216,15 @@ abstract class ShareNewPartitionsResetScenarios {
     void badSettingsAreRejectedNamingKeyAndValue() {
         Map<String, Object> cfg = new HashMap<>();
         cfg.put("bootstrap.servers", kafka.bootstrapServers());
+        cfg.put("group.id", TestTopics.unique("sg"));
         cfg.put("share.auto.offset.reset.new.partitions", "none");
-        ConfigException e = assertThrows(ConfigException.class, () -> ShareNewPartitionsReset.create(cfg, "g", "c", true));
+        ConfigException e = assertThrows(ConfigException.class, () -> new GaplessShareConsumer<>(cfg, new StringDeserializer(), new StringDeserializer()));
         assertTrue(e.getMessage().contains("share.auto.offset.reset.new.partitions") && e.getMessage().contains("none"), e.getMessage());
         cfg.put("share.auto.offset.reset.new.partitions", "by_duration:PTxx");
-        assertThrows(ConfigException.class, () -> ShareNewPartitionsReset.create(cfg, "g", "c", true));
+        assertThrows(ConfigException.class, () -> new GaplessShareConsumer<>(cfg, new StringDeserializer(), new StringDeserializer()));
         cfg.put("share.auto.offset.reset.new.partitions", "earliest");
         cfg.put("gapless.new.partitions.mode", "native");
-        ConfigException n = assertThrows(ConfigException.class, () -> ShareNewPartitionsReset.create(cfg, "g", "c", true));
+        ConfigException n = assertThrows(ConfigException.class, () -> new GaplessShareConsumer<>(cfg, new StringDeserializer(), new StringDeserializer()));
         assertTrue(n.getMessage().contains("does not know"), n.getMessage());
         cfg.remove("gapless.new.partitions.mode");
         assertTrue(ShareNewPartitionsReset.create(Map.of("bootstrap.servers", kafka.bootstrapServers()), "g", "c", true).isEmpty(),

@@ -1,0 +1,107 @@
+package io.gapless.kafka.examples.share;
+
+import io.gapless.kafka.share.GaplessShareConfig;
+import io.gapless.kafka.testkit.EmbeddedKafka;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Topics, group settings and client configs of the transactional share demo, on one embedded broker. */
+public final class ShareDemoCluster {
+    public static final String INPUT = "orders";
+    public static final String OUTPUT = "orders-enriched";
+    public static final String GROUP = "enricher";
+
+    private final EmbeddedKafka kafka;
+
+    public ShareDemoCluster(EmbeddedKafka kafka) {
+        this.kafka = kafka;
+    }
+
+    /** Creates the topics and a share group whose record locks expire after one second. */
+    public void setUp(int orders) throws Exception {
+        kafka.createTopic(INPUT, 1);
+        kafka.createTopic(OUTPUT, 1);
+        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, GROUP), List.of(
+                new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET),
+                new AlterConfigOp(new ConfigEntry("share.record.lock.duration.ms", "1000"), AlterConfigOp.OpType.SET))))
+                .all().get(30, TimeUnit.SECONDS);
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < orders; i++) {
+                p.send(new ProducerRecord<>(INPUT, "order-" + i, "order-" + i));
+            }
+        }
+    }
+
+    public Map<String, Object> consumerConfig(String clientId) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP);
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        c.put(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, GaplessShareConfig.ACKNOWLEDGEMENT_MODE_TRANSACTIONAL);
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 4);
+        c.put("share.acquire.mode", "record_limit");
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        return c;
+    }
+
+    public Map<String, Object> producerConfig(String transactionalId) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        return p;
+    }
+
+    /** Whether the share group acknowledged every order (Kafka's share-group lag is 0). */
+    public boolean allAcknowledged() throws Exception {
+        TopicPartition tp = new TopicPartition(INPUT, 0);
+        SharePartitionOffsetInfo info = kafka.admin()
+                .listShareGroupOffsets(Map.of(GROUP, new ListShareGroupOffsetsSpec().topicPartitions(List.of(tp))))
+                .partitionsToOffsetInfo(GROUP).get(30, TimeUnit.SECONDS).get(tp);
+        return info != null && info.lag().orElse(-1L) == 0;
+    }
+
+    /** Every record a read_committed consumer sees in the output topic. */
+    public List<String> committedOutput() {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer())) {
+            TopicPartition tp = new TopicPartition(OUTPUT, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            while (consumer.position(tp) < end) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+                    values.add(r.value());
+                }
+            }
+        }
+        return values;
+    }
+}
