@@ -32,7 +32,7 @@ import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
-import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.metrics.KafkaMetric;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -493,7 +493,8 @@ public class TransactionalShareProducer<K, V> implements Producer<K, V> {
 
     @Override
     public Future<RecordMetadata> send(ProducerRecord<K, V> record, Callback callback) {
-        RecordHeaders headers = new RecordHeaders(record.headers().toArray());
+        // The record's own headers, as KafkaProducer uses them: serializers may add to them, and no copy per record.
+        Headers headers = record.headers();
         byte[] key = keySerializer.serialize(record.topic(), headers, record.key());
         byte[] value = valueSerializer.serialize(record.topic(), headers, record.value());
         return delegate.send(new ProducerRecord<>(record.topic(), record.partition(), record.timestamp(), key, value, headers), callback);
