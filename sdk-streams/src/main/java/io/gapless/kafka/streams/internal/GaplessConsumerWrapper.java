@@ -40,6 +40,8 @@ public final class GaplessConsumerWrapper extends ConsumerWrapper {
     public static final String PLAN_CONFIG = "gapless.streams.reset.plan";
 
     private SourceResetEmulation emulation;
+    // The same feature methods as under the classic protocol; this class only adds Streams' own subscribe.
+    private GaplessMainConsumer main;
     private Optional<StreamsRebalanceData> rebalanceData = Optional.empty();
 
     /** Instantiated by Kafka Streams. */
@@ -64,6 +66,7 @@ public final class GaplessConsumerWrapper extends ConsumerWrapper {
             }
             this.rebalanceData = streamsRebalanceData == null ? Optional.empty() : streamsRebalanceData;
             this.emulation = new SourceResetEmulation(resetPlan, config);
+            this.main = new GaplessMainConsumer(delegate, emulation);
         } catch (RuntimeException e) {
             delegate.close(CloseOptions.timeout(Duration.ZERO));
             throw e;
@@ -72,17 +75,17 @@ public final class GaplessConsumerWrapper extends ConsumerWrapper {
 
     @Override
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-        return emulation.poll(delegate, timeout);
+        return main.poll(timeout);
     }
 
     @Override
     public long position(TopicPartition partition) {
-        return emulation.position(delegate, partition, Duration.ofMillis(Long.MAX_VALUE));
+        return main.position(partition);
     }
 
     @Override
     public long position(TopicPartition partition, Duration timeout) {
-        return emulation.position(delegate, partition, timeout);
+        return main.position(partition, timeout);
     }
 
     @Override
@@ -93,84 +96,64 @@ public final class GaplessConsumerWrapper extends ConsumerWrapper {
 
     @Override
     public void subscribe(Collection<String> topics) {
-        emulation.forgetAll();
-        super.subscribe(topics, emulation.wrap(null));
+        main.subscribe(topics);
     }
 
     @Override
     public void subscribe(Collection<String> topics, ConsumerRebalanceListener callback) {
-        emulation.forgetAll();
-        super.subscribe(topics, emulation.wrap(callback));
+        main.subscribe(topics, callback);
     }
 
     @Override
     public void subscribe(Pattern pattern, ConsumerRebalanceListener callback) {
-        emulation.forgetAll();
-        super.subscribe(pattern, emulation.wrap(callback));
+        main.subscribe(pattern, callback);
     }
 
     @Override
     public void subscribe(Pattern pattern) {
-        emulation.forgetAll();
-        super.subscribe(pattern, emulation.wrap(null));
+        main.subscribe(pattern);
     }
 
     @Override
     public void subscribe(SubscriptionPattern pattern, ConsumerRebalanceListener callback) {
-        emulation.forgetAll();
-        super.subscribe(pattern, emulation.wrap(callback));
+        main.subscribe(pattern, callback);
     }
 
     @Override
     public void subscribe(SubscriptionPattern pattern) {
-        emulation.forgetAll();
-        super.subscribe(pattern, emulation.wrap(null));
+        main.subscribe(pattern);
     }
 
     @Override
     public void assign(Collection<TopicPartition> partitions) {
-        emulation.forgetAll();
-        super.assign(partitions);
+        main.assign(partitions);
     }
 
     @Override
     public void unsubscribe() {
-        emulation.forgetAll();
-        super.unsubscribe();
+        main.unsubscribe();
     }
 
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
-        return emulation.metrics(super.metrics());
+        return main.metrics();
     }
 
     @Override
     public void close() {
-        try {
-            super.close();
-        } finally {
-            emulation.close();
-        }
+        main.close();
     }
 
     @Override
     @Deprecated
     @SuppressWarnings("deprecation")
     public void close(Duration timeout) {
-        try {
-            super.close(timeout);
-        } finally {
-            emulation.close();
-        }
+        main.close(timeout);
     }
 
     @Override
     public void close(CloseOptions option) {
-        try {
-            super.close(option);
-        } finally {
-            emulation.close();
-        }
+        main.close(option);
     }
 
     /** Forgets the source partitions of revoked or lost tasks, so that they are resolved afresh when assigned again. */
