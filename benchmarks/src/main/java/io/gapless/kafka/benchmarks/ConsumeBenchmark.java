@@ -100,17 +100,7 @@ public final class ConsumeBenchmark implements Benchmark {
     }
 
     private static BenchmarkResult result(Interleaved.Runs<ConsumeRun> runs, Interleaved.Runs<ConsumeRun> control, int records) {
-        double plainRate = Stats.median(runs.plain(), ConsumeRun::recordsPerSecond);
-        double sdkRate = Stats.median(runs.sdk(), ConsumeRun::recordsPerSecond);
-        double ratio = Stats.ratio(sdkRate, plainRate);
-        double paired = Stats.pairedRatio(runs.plain(), runs.sdk(), ConsumeRun::recordsPerSecond);
-        double best = Stats.ratio(Stats.max(runs.sdk(), ConsumeRun::recordsPerSecond), Stats.max(runs.plain(), ConsumeRun::recordsPerSecond));
-        double controlRatio = Stats.ratio(Stats.median(control.sdk(), ConsumeRun::recordsPerSecond),
-                Stats.median(control.plain(), ConsumeRun::recordsPerSecond));
-        double controlCpu = Stats.ratio(Stats.median(control.sdk(), ConsumeRun::cpuNanosPerRecord),
-                Stats.median(control.plain(), ConsumeRun::cpuNanosPerRecord));
-        double plainCpu = Stats.median(runs.plain(), ConsumeRun::cpuNanosPerRecord);
-        double sdkCpu = Stats.median(runs.sdk(), ConsumeRun::cpuNanosPerRecord);
+        ThroughputFigures f = ThroughputFigures.of(runs, control, ConsumeRun::recordsPerSecond, ConsumeRun::cpuNanosPerRecord);
         double plainP50 = Stats.median(runs.plain(), ConsumeRun::pollP50Micros);
         double sdkP50 = Stats.median(runs.sdk(), ConsumeRun::pollP50Micros);
         double plainP99 = Stats.median(runs.plain(), ConsumeRun::pollP99Micros);
@@ -123,15 +113,15 @@ public final class ConsumeBenchmark implements Benchmark {
                 .metric("records", records)
                 .metric("partitions", PARTITIONS)
                 .metric("runs", runs.plain().size())
-                .metric("plain_records_per_s", plainRate)
-                .metric("sdk_records_per_s", sdkRate)
-                .metric("ratio", Format.ratio(ratio))
-                .metric("paired_ratio", Format.ratio(paired))
-                .metric("best_ratio", Format.ratio(best))
-                .metric("control_aa_ratio", Format.ratio(controlRatio))
-                .metric("control_aa_cpu_ratio", Format.ratio(controlCpu))
-                .metric("plain_cpu_ns_per_record", plainCpu)
-                .metric("sdk_cpu_ns_per_record", sdkCpu)
+                .metric("plain_records_per_s", f.plainRate())
+                .metric("sdk_records_per_s", f.sdkRate())
+                .metric("ratio", Format.ratio(f.ratio()))
+                .metric("paired_ratio", Format.ratio(f.paired()))
+                .metric("best_ratio", Format.ratio(f.best()))
+                .metric("control_aa_ratio", Format.ratio(f.controlRatio()))
+                .metric("control_aa_cpu_ratio", Format.ratio(f.controlCpu()))
+                .metric("plain_cpu_ns_per_record", f.plainCpu())
+                .metric("sdk_cpu_ns_per_record", f.sdkCpu())
                 .metric("plain_poll_p50_us", plainP50)
                 .metric("sdk_poll_p50_us", sdkP50)
                 .metric("plain_poll_p99_us", plainP99)
@@ -140,14 +130,14 @@ public final class ConsumeBenchmark implements Benchmark {
                 .metric("sdk_startup_ms", sdkStart)
                 .metric("sdk_resets_per_run", minResets)
                 .row(TableRow.checked(label, "records/s (median of " + runs.plain().size() + ", " + records + " x 100 B, "
-                        + PARTITIONS + " partitions)", Format.rate(plainRate), Format.rate(sdkRate), "ratio " + Format.ratio(ratio),
-                        "ratio >= 0.98", ratio >= 0.98))
+                        + PARTITIONS + " partitions)", Format.rate(f.plainRate()), Format.rate(f.sdkRate()), "ratio " + Format.ratio(f.ratio()),
+                        "ratio >= 0.98", f.ratio() >= 0.98))
                 .row(TableRow.info(label, "records/s: median of per-pair ratios / ratio of best runs", "", "",
-                        Format.ratio(paired) + " / " + Format.ratio(best)))
+                        Format.ratio(f.paired()) + " / " + Format.ratio(f.best())))
                 .row(TableRow.info(label, "noise floor: KafkaConsumer vs KafkaConsumer (A/A), records/s / CPU per record", "", "",
-                        "ratio " + Format.ratio(controlRatio) + " / " + Format.ratio(controlCpu)))
-                .row(TableRow.info(label, "CPU of the polling thread per record (median)", Format.number(plainCpu) + " ns",
-                        Format.number(sdkCpu) + " ns", "ratio " + Format.ratio(Stats.ratio(sdkCpu, plainCpu))))
+                        "ratio " + Format.ratio(f.controlRatio()) + " / " + Format.ratio(f.controlCpu())))
+                .row(TableRow.info(label, "CPU of the polling thread per record (median)", Format.number(f.plainCpu()) + " ns",
+                        Format.number(f.sdkCpu()) + " ns", "ratio " + Format.ratio(Stats.ratio(f.sdkCpu(), f.plainCpu()))))
                 .row(TableRow.info(label, "poll latency p50", Format.micros(plainP50), Format.micros(sdkP50),
                         "ratio " + Format.ratio(Stats.ratio(sdkP50, plainP50))))
                 .row(TableRow.info(label, "poll latency p99", Format.micros(plainP99), Format.micros(sdkP99),

@@ -94,17 +94,7 @@ public final class ProduceBenchmark implements Benchmark {
     }
 
     private static BenchmarkResult result(Interleaved.Runs<ProduceRun> runs, Interleaved.Runs<ProduceRun> control, int records) {
-        double plainRate = Stats.median(runs.plain(), ProduceRun::recordsPerSecond);
-        double sdkRate = Stats.median(runs.sdk(), ProduceRun::recordsPerSecond);
-        double ratio = Stats.ratio(sdkRate, plainRate);
-        double paired = Stats.pairedRatio(runs.plain(), runs.sdk(), ProduceRun::recordsPerSecond);
-        double best = Stats.ratio(Stats.max(runs.sdk(), ProduceRun::recordsPerSecond), Stats.max(runs.plain(), ProduceRun::recordsPerSecond));
-        double controlRatio = Stats.ratio(Stats.median(control.sdk(), ProduceRun::recordsPerSecond),
-                Stats.median(control.plain(), ProduceRun::recordsPerSecond));
-        double controlCpu = Stats.ratio(Stats.median(control.sdk(), ProduceRun::cpuNanosPerRecord),
-                Stats.median(control.plain(), ProduceRun::cpuNanosPerRecord));
-        double plainCpu = Stats.median(runs.plain(), ProduceRun::cpuNanosPerRecord);
-        double sdkCpu = Stats.median(runs.sdk(), ProduceRun::cpuNanosPerRecord);
+        ThroughputFigures f = ThroughputFigures.of(runs, control, ProduceRun::recordsPerSecond, ProduceRun::cpuNanosPerRecord);
         double plainP50 = Stats.median(runs.plain(), ProduceRun::ackP50Micros);
         double sdkP50 = Stats.median(runs.sdk(), ProduceRun::ackP50Micros);
         double plainP99 = Stats.median(runs.plain(), ProduceRun::ackP99Micros);
@@ -113,27 +103,27 @@ public final class ProduceBenchmark implements Benchmark {
                 .metric("records", records)
                 .metric("partitions", PARTITIONS)
                 .metric("runs", runs.plain().size())
-                .metric("plain_records_per_s", plainRate)
-                .metric("sdk_records_per_s", sdkRate)
-                .metric("ratio", Format.ratio(ratio))
-                .metric("paired_ratio", Format.ratio(paired))
-                .metric("best_ratio", Format.ratio(best))
-                .metric("control_aa_ratio", Format.ratio(controlRatio))
-                .metric("control_aa_cpu_ratio", Format.ratio(controlCpu))
-                .metric("plain_cpu_ns_per_record", plainCpu)
-                .metric("sdk_cpu_ns_per_record", sdkCpu)
+                .metric("plain_records_per_s", f.plainRate())
+                .metric("sdk_records_per_s", f.sdkRate())
+                .metric("ratio", Format.ratio(f.ratio()))
+                .metric("paired_ratio", Format.ratio(f.paired()))
+                .metric("best_ratio", Format.ratio(f.best()))
+                .metric("control_aa_ratio", Format.ratio(f.controlRatio()))
+                .metric("control_aa_cpu_ratio", Format.ratio(f.controlCpu()))
+                .metric("plain_cpu_ns_per_record", f.plainCpu())
+                .metric("sdk_cpu_ns_per_record", f.sdkCpu())
                 .metric("plain_ack_p50_us", plainP50)
                 .metric("sdk_ack_p50_us", sdkP50)
                 .metric("plain_ack_p99_us", plainP99)
                 .metric("sdk_ack_p99_us", sdkP99)
                 .row(TableRow.checked(NAME, "records/s (median of " + runs.plain().size() + ", " + records + " x 100 B, acks=all)",
-                        Format.rate(plainRate), Format.rate(sdkRate), "ratio " + Format.ratio(ratio), "ratio >= 0.98", ratio >= 0.98))
+                        Format.rate(f.plainRate()), Format.rate(f.sdkRate()), "ratio " + Format.ratio(f.ratio()), "ratio >= 0.98", f.ratio() >= 0.98))
                 .row(TableRow.info(NAME, "records/s: median of per-pair ratios / ratio of best runs", "", "",
-                        Format.ratio(paired) + " / " + Format.ratio(best)))
+                        Format.ratio(f.paired()) + " / " + Format.ratio(f.best())))
                 .row(TableRow.info(NAME, "noise floor: KafkaProducer vs KafkaProducer (A/A), records/s / CPU per record", "", "",
-                        "ratio " + Format.ratio(controlRatio) + " / " + Format.ratio(controlCpu)))
-                .row(TableRow.info(NAME, "CPU of the sending thread per record (median)", Format.number(plainCpu) + " ns",
-                        Format.number(sdkCpu) + " ns", "ratio " + Format.ratio(Stats.ratio(sdkCpu, plainCpu))))
+                        "ratio " + Format.ratio(f.controlRatio()) + " / " + Format.ratio(f.controlCpu())))
+                .row(TableRow.info(NAME, "CPU of the sending thread per record (median)", Format.number(f.plainCpu()) + " ns",
+                        Format.number(f.sdkCpu()) + " ns", "ratio " + Format.ratio(Stats.ratio(f.sdkCpu(), f.plainCpu()))))
                 .row(TableRow.info(NAME, "send-to-ack latency p50", Format.micros(plainP50), Format.micros(sdkP50),
                         "ratio " + Format.ratio(Stats.ratio(sdkP50, plainP50))))
                 .row(TableRow.info(NAME, "send-to-ack latency p99", Format.micros(plainP99), Format.micros(sdkP99),
