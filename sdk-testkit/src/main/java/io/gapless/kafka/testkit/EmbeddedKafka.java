@@ -201,15 +201,26 @@ public final class EmbeddedKafka implements AutoCloseable {
             try {
                 TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
                         .get(5, TimeUnit.SECONDS).get(topic);
-                return d.partitions().size() >= expected
-                        && d.partitions().stream().map(TopicPartitionInfo::leader).allMatch(l -> l != null && !l.isEmpty());
+                if (d.partitions().size() < expected
+                        || !d.partitions().stream().map(TopicPartitionInfo::leader).allMatch(l -> l != null && !l.isEmpty())) {
+                    return false;
+                }
+                // Metadata names a leader before the leader has the log: ListOffsets is served by the leader's log,
+                // so it succeeding means a producer's first write will not be turned away (which trips the
+                // idempotent producer of Kafka 4.4 into retrying until its delivery timeout).
+                Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new LinkedHashMap<>();
+                for (int p = 0; p < d.partitions().size(); p++) {
+                    latest.put(new org.apache.kafka.common.TopicPartition(topic, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+                }
+                admin.listOffsets(latest).all().get(5, TimeUnit.SECONDS);
+                return true;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new KafkaException("Interrupted while waiting for topic " + topic, e);
             } catch (ExecutionException | TimeoutException e) {
                 return false;
             }
-        }, "partitions of " + topic + " to have leaders");
+        }, "partitions of " + topic + " to have leaders serving their logs");
     }
 
     private static void waitFor(BooleanSupplier condition, String what) {
