@@ -72,4 +72,17 @@ public final class BenchmarkResult {
         metrics.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
         return sb.toString();
     }
+
+    /** Adds the throughput figures every interleaved benchmark reports, in one fixed order. */
+    BenchmarkResult metrics(ThroughputFigures f) {
+        return metric("plain_records_per_s", f.plainRate())
+                .metric("sdk_records_per_s", f.sdkRate())
+                .metric("ratio", Format.ratio(f.ratio()))
+                .metric("paired_ratio", Format.ratio(f.paired()))
+                .metric("best_ratio", Format.ratio(f.best()))
+                .metric("control_aa_ratio", Format.ratio(f.controlRatio()))
+                .metric("control_aa_cpu_ratio", Format.ratio(f.controlCpu()))
+                .metric("plain_cpu_ns_per_record", f.plainCpu())
+                .metric("sdk_cpu_ns_per_record", f.sdkCpu());
+    }
 }
