@@ -24,7 +24,7 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * A consume-transform-produce worker run as a child JVM by {@link TransactionalShareFaultInjectionTest}.
+ * A consume-transform-produce worker run as a child JVM by {@link TransactionalShareFaultInjectionIT}.
  * It copies every input record to the output topic in a producer transaction that also carries the
  * record's share acknowledgement, and injects one fault kind, from {@code key=value} arguments:
  * <ul>

@@ -42,12 +42,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** GaplessConsumer against a real broker, on both group protocols where they differ. */
 @EmbeddedKafkaTest
-class GaplessConsumerBrokerTest {
+class GaplessConsumerBrokerIT {
     private static final Duration WAIT = Duration.ofSeconds(45);
 
     private final EmbeddedKafka kafka;
 
-    GaplessConsumerBrokerTest(EmbeddedKafka kafka) {
+    GaplessConsumerBrokerIT(EmbeddedKafka kafka) {
         this.kafka = kafka;
     }
 

@@ -10,8 +10,8 @@ import io.gapless.kafka.testkit.legacy.LegacyKafkaTest;
  * lose what is written to them before a member fetches.
  */
 @LegacyKafkaTest
-class ShareNewPartitionsResetLegacyKafkaTest extends ShareNewPartitionsResetScenarios {
-    ShareNewPartitionsResetLegacyKafkaTest(LegacyKafka legacy) {
+class ShareNewPartitionsResetLegacyKafkaIT extends ShareNewPartitionsResetScenarios {
+    ShareNewPartitionsResetLegacyKafkaIT(LegacyKafka legacy) {
         // The helper methods (create topics, add partitions) work on any cluster; closing the test JVM stops the broker.
         super(EmbeddedKafka.external(legacy.bootstrapServers()));
     }

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The demo's two rows, as assertions: plain latest loses the added partitions' records, the SDK none. */
 @EmbeddedKafkaTest
-class ExpansionScenarioTest {
+class ExpansionScenarioIT {
 
     @Test
     void plainLatestLosesEveryRecordOnAddedPartitionsAndGaplessLosesNone(EmbeddedKafka kafka) {

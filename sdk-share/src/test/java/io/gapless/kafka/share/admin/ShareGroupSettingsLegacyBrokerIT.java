@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** ShareGroupSettings against an older broker (by default Kafka 4.3.1, in a child JVM). */
 @LegacyKafkaTest
-class ShareGroupSettingsLegacyBrokerTest {
+class ShareGroupSettingsLegacyBrokerIT {
     private static LegacyKafka legacy;
     private static Admin admin;
 

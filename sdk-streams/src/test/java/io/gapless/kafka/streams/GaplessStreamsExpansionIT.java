@@ -29,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * partitions; plain Streams loses them.
  */
 @EmbeddedKafkaTest
-class GaplessStreamsExpansionTest {
-    private static final Logger log = LoggerFactory.getLogger(GaplessStreamsExpansionTest.class);
+class GaplessStreamsExpansionIT {
+    private static final Logger log = LoggerFactory.getLogger(GaplessStreamsExpansionIT.class);
     private static final int PER_PARTITION = 10;
     private static final Function<String, String> STRIP = v -> v.substring("out:".length());
 

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and checks that each prints a well-formed {@code RESULT} line, so the module cannot rot. It
  * checks no number: smoke sizes measure nothing.
  */
-class BenchmarkSmokeTest {
+class BenchmarkSmokeIT {
     private static final Pattern RESULT = Pattern.compile("RESULT [a-z0-9-]+( [a-z0-9_]+=[^ =]+)+");
 
     @Test

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * before the group existed may be consumed.
  */
 @EmbeddedKafkaTest
-class ContinuousExpansionTest {
+class ContinuousExpansionIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     @ParameterizedTest(name = "group.protocol={0}")

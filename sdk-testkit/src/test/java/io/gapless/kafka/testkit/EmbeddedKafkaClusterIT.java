@@ -36,11 +36,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @EmbeddedKafkaTest
-class EmbeddedKafkaClusterTest {
+class EmbeddedKafkaClusterIT {
 
     private final EmbeddedKafka kafka;
 
-    EmbeddedKafkaClusterTest(EmbeddedKafka kafka) {
+    EmbeddedKafkaClusterIT(EmbeddedKafka kafka) {
         this.kafka = kafka;
     }
 

@@ -12,11 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The same measurements as {@link ShareGroupAddedPartitionsKafka44Test} against Kafka 4.3.1 (a
+ * The same measurements as {@link ShareGroupAddedPartitionsKafka44IT} against Kafka 4.3.1 (a
  * broker from before KAFKA-20742) in a child JVM.
  */
 @LegacyKafkaTest
-class ShareGroupAddedPartitionsLegacyKafkaTest {
+class ShareGroupAddedPartitionsLegacyKafkaIT {
     private static ShareResetScenarios scenarios;
 
     @BeforeAll

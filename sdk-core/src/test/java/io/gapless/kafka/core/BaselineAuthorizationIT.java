@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A baseline topic the consumer may not use fails with an error that names it, and nothing is positioned. */
-class BaselineAuthorizationTest {
+class BaselineAuthorizationIT {
 
     @Test
     void anUnauthorizedBaselineTopicFailsNamingTheTopic() throws Exception {

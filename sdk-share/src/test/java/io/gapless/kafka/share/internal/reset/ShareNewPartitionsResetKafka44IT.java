@@ -5,8 +5,8 @@ import io.gapless.kafka.testkit.EmbeddedKafkaTest;
 
 /** The share-group new-partitions scenarios on the embedded Kafka 4.4 broker. */
 @EmbeddedKafkaTest
-class ShareNewPartitionsResetKafka44Test extends ShareNewPartitionsResetScenarios {
-    ShareNewPartitionsResetKafka44Test(EmbeddedKafka kafka) {
+class ShareNewPartitionsResetKafka44IT extends ShareNewPartitionsResetScenarios {
+    ShareNewPartitionsResetKafka44IT(EmbeddedKafka kafka) {
         super(kafka);
     }
 }

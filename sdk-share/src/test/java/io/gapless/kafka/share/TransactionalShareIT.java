@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @EmbeddedKafkaTest
-class TransactionalShareIntegrationTest {
+class TransactionalShareIT {
     private static final int RECORDS = 10;
 
     private final EmbeddedKafka kafka;
@@ -43,7 +43,7 @@ class TransactionalShareIntegrationTest {
     private final String ledger = TestTopics.unique("tx-ledger");
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
-    TransactionalShareIntegrationTest(EmbeddedKafka kafka) throws Exception {
+    TransactionalShareIT(EmbeddedKafka kafka) throws Exception {
         this.kafka = kafka;
         kafka.createTopic(input, 1);
         kafka.createTopic(output, 1);

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * acknowledged everything. The same run with {@code at-least-once} shows the duplicates that mode allows.
  */
 @EmbeddedKafkaTest
-class TransactionalShareFaultInjectionTest {
+class TransactionalShareFaultInjectionIT {
     private static final boolean SOAK = Boolean.getBoolean("gapless.soak");
     static final int REPETITIONS = 10;
     private static final int REPS = SOAK ? 50 : REPETITIONS;
@@ -33,7 +33,7 @@ class TransactionalShareFaultInjectionTest {
 
     private final EmbeddedKafka kafka;
 
-    TransactionalShareFaultInjectionTest(EmbeddedKafka kafka) {
+    TransactionalShareFaultInjectionIT(EmbeddedKafka kafka) {
         this.kafka = kafka;
     }
 

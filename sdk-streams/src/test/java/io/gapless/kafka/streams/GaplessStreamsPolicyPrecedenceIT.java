@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * consumers, each with its own view of the one group baseline.
  */
 @EmbeddedKafkaTest
-class GaplessStreamsPolicyPrecedenceTest {
+class GaplessStreamsPolicyPrecedenceIT {
     private static final int PER_PARTITION = 5;
     private static final Function<String, String> STRIP = v -> v.substring("out:".length());
 

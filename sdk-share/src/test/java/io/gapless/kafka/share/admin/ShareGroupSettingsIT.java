@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** ShareGroupSettings against a real Kafka 4.4 broker. */
 @EmbeddedKafkaTest
-class ShareGroupSettingsTest {
+class ShareGroupSettingsIT {
 
     @Test
     void everySettingTheBrokerKnowsRoundTrips(EmbeddedKafka kafka) {

@@ -38,8 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * same app on plain Kafka Streams loses them.
  */
 @EmbeddedKafkaTest
-class GaplessStreamsExactlyOnceTest {
-    private static final Logger log = LoggerFactory.getLogger(GaplessStreamsExactlyOnceTest.class);
+class GaplessStreamsExactlyOnceIT {
+    private static final Logger log = LoggerFactory.getLogger(GaplessStreamsExactlyOnceIT.class);
     private static final int PER_PARTITION = 8;
     private static final Function<String, String> KEY = Function.identity();
 
@@ -76,7 +76,7 @@ class GaplessStreamsExactlyOnceTest {
             List<String> runP = h.produce(inP, List.of(0, 1, 2, 3), PER_PARTITION, "run");
             gOut.awaitUntil(r -> keys(r).containsAll(expected));
             awaitReading(h, inP, List.of(2, 3), pOut);
-            pOut.awaitUntil(r -> keys(r).containsAll(GaplessStreamsExpansionTest.onPartitions(runP, 0, 1)));
+            pOut.awaitUntil(r -> keys(r).containsAll(GaplessStreamsExpansionIT.onPartitions(runP, 0, 1)));
             long plainLostRunning = runP.stream().filter(v -> !keys(pOut.records()).contains(v)).count();
 
             StreamsHarness.stop(gapless);
@@ -92,7 +92,7 @@ class GaplessStreamsExactlyOnceTest {
             h.start(plain);
             gOut.awaitUntil(r -> keys(r).containsAll(expected));
             awaitReading(h, inP, List.of(4, 5), pOut);
-            pOut.awaitUntil(r -> keys(r).containsAll(GaplessStreamsExpansionTest.onPartitions(stoppedP, 0, 1, 2, 3)));
+            pOut.awaitUntil(r -> keys(r).containsAll(GaplessStreamsExpansionIT.onPartitions(stoppedP, 0, 1, 2, 3)));
             long plainLostStopped = stoppedP.stream().filter(v -> !keys(pOut.records()).contains(v)).count();
             log.info("[{}] exactly_once_v2 count app: gapless counted {} of {} records written after it started (old and grown partitions), each once; plain Streams lost {}"
                     + " (grown while running) and {} (grown while stopped)", protocol, expected.size(), expected.size(),

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * pre-existing (base policy); partitions added afterwards are new.
  */
 @EmbeddedKafkaTest
-class GaplessStreamsAdoptionTest {
+class GaplessStreamsAdoptionIT {
     private static final Function<String, String> STRIP = v -> v.substring("out:".length());
 
     @ParameterizedTest(name = "group.protocol={0}")

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * at offset 0 (KAFKA-20742) and applies the base policy only to topics subscribed later.
  */
 @EmbeddedKafkaTest
-class ShareGroupAddedPartitionsKafka44Test {
+class ShareGroupAddedPartitionsKafka44IT {
     private static ShareResetScenarios scenarios;
 
     @BeforeAll

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class LegacyKafkaLifecycleTest {
+class LegacyKafkaLifecycleIT {
 
     @Test
     void runsAnOlderBrokerInAChildJvmThatServesShareGroupsAndStopsOnClose() throws Exception {
