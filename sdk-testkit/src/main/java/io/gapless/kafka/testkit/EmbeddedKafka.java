@@ -1,14 +1,20 @@
 package io.gapless.kafka.testkit;
 
 import io.gapless.kafka.testkit.internal.BrokerNode;
+import io.gapless.kafka.testkit.internal.ChildNode;
+import io.gapless.kafka.testkit.internal.ClusterLayout;
+import io.gapless.kafka.testkit.internal.ClusterLayout.NodePlan;
 import io.gapless.kafka.testkit.internal.FatalExitGuard;
-import io.gapless.kafka.testkit.internal.FreePorts;
+import io.gapless.kafka.testkit.internal.NodeProcess;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
@@ -25,11 +31,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -49,6 +58,11 @@ import java.util.stream.Collectors;
  * Share groups and transactions work out of the box. A fatal broker fault throws
  * {@link EmbeddedKafkaFatalException} in the faulting thread instead of halting the JVM.
  *
+ * <p>Tests of failures reach each node through {@link #nodes()} / {@link #node(int)}: stop and
+ * start it, and with {@link Builder#childProcesses(boolean)} kill (SIGKILL) or freeze (SIGSTOP) its
+ * JVM; {@link #leaderOf(TopicPartition)}, {@link #awaitLeader(TopicPartition, IntPredicate)} and
+ * {@link #awaitFullyInSync(TopicPartition)} follow the partition leaderships meanwhile.
+ *
  * <p>{@link #external(String)} wraps a cluster that runs elsewhere (for example the one named by
  * {@code GAPLESS_BOOTSTRAP_SERVERS}) behind the same helper methods; closing it leaves that cluster
  * running.
@@ -60,21 +74,26 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
     private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(30);
+    /** Failover after a kill waits for the broker session timeout; leave room for a busy machine. */
+    private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(60);
 
-    private final List<BrokerNode> nodes;
+    private final List<ClusterNode> nodes;
     private final Path baseDir;
     private final String bootstrapServers;
     private final Admin admin;
     private volatile boolean closed;
 
-    private EmbeddedKafka(List<BrokerNode> nodes, Path baseDir, String bootstrapServers) {
+    private EmbeddedKafka(List<ClusterNode> nodes, Path baseDir, String bootstrapServers) {
         this.nodes = nodes;
         this.baseDir = baseDir;
         this.bootstrapServers = bootstrapServers;
         Properties adminProps = new Properties();
         adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         adminProps.put(AdminClientConfig.CLIENT_ID_CONFIG, "gapless-testkit-admin");
+        // A paused (SIGSTOPped) node accepts connections and never answers: give up on it sooner.
+        adminProps.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
         this.admin = Admin.create(adminProps);
+        nodes.forEach(node -> node.awaitRegistrationWith(this::awaitRegistered));
     }
 
     /** Starts a single-node cluster with the default test settings. */
@@ -117,9 +136,94 @@ public final class EmbeddedKafka implements AutoCloseable {
         return nodes.isEmpty();
     }
 
-    /** Number of nodes this cluster runs in this JVM (0 for an external cluster). */
+    /** Number of broker nodes of this cluster (0 for an external cluster). */
     public int nodeCount() {
-        return nodes.size();
+        return nodes().size();
+    }
+
+    /**
+     * The broker nodes (combined broker+controller unless {@link Builder#controllers(int)} was
+     * set), by id 0..n-1; empty for an external cluster.
+     */
+    public List<KafkaNode> nodes() {
+        return nodes.stream().filter(ClusterNode::isBroker).map(KafkaNode.class::cast).toList();
+    }
+
+    /** The dedicated controller-only nodes ({@link Builder#controllers(int)}), by id from 3000; usually empty. */
+    public List<KafkaNode> controllers() {
+        return nodes.stream().filter(n -> !n.isBroker()).map(KafkaNode.class::cast).toList();
+    }
+
+    /**
+     * The node with this id.
+     *
+     * @throws IllegalArgumentException when the cluster has no such node
+     */
+    public KafkaNode node(int id) {
+        return nodes.stream().filter(n -> n.id() == id).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("No node " + id + " in this cluster; its nodes are "
+                        + nodes.stream().map(ClusterNode::id).toList()));
+    }
+
+    /**
+     * The id of the current leader of a partition as the cluster's metadata says now, or -1 when it
+     * has none. Works for internal topics too, for example {@code __transaction_state-0}.
+     */
+    public int leaderOf(TopicPartition partition) {
+        Node leader = partitionInfo(partition).leader();
+        return leader == null || leader.isEmpty() ? -1 : leader.id();
+    }
+
+    /** The ids of the in-sync replicas of a partition as the cluster's metadata says now. */
+    public Set<Integer> inSyncReplicas(TopicPartition partition) {
+        return ids(partitionInfo(partition).isr());
+    }
+
+    /** Waits up to 60 s until the partition has a leader and returns its id. */
+    public int awaitLeader(TopicPartition partition) {
+        return awaitLeader(partition, id -> true);
+    }
+
+    /**
+     * Waits up to 60 s until the partition has a leader whose id passes {@code accept} (for example
+     * {@code id -> id != oldLeader} after killing the old one) and returns its id.
+     */
+    public int awaitLeader(TopicPartition partition, IntPredicate accept) {
+        int[] found = {-1};
+        waitFor(() -> {
+            int leader = leaderOrMinusOne(partition);
+            found[0] = leader;
+            return leader >= 0 && accept.test(leader);
+        }, FAILOVER_TIMEOUT, "a leader of " + partition + " that passes the condition (last seen: " + found[0] + ")");
+        return found[0];
+    }
+
+    /**
+     * Waits up to 60 s until the in-sync replica set of a partition passes {@code accept} (for
+     * example {@code isr -> isr.contains(restartedId)}) and returns it.
+     */
+    public Set<Integer> awaitInSyncReplicas(TopicPartition partition, Predicate<Set<Integer>> accept) {
+        List<Set<Integer>> found = new ArrayList<>(List.of(Set.of()));
+        waitFor(() -> {
+            Set<Integer> isr = tryPartitionInfo(partition).map(p -> ids(p.isr())).orElse(null);
+            if (isr == null) {
+                return false;
+            }
+            found.set(0, isr);
+            return accept.test(isr);
+        }, FAILOVER_TIMEOUT, "the in-sync replicas of " + partition + " to pass the condition (last seen: " + found.get(0) + ")");
+        return found.get(0);
+    }
+
+    /**
+     * Waits up to 60 s until every replica of the partition is in sync and it has a leader, for
+     * example after a restarted node has caught up.
+     */
+    public void awaitFullyInSync(TopicPartition partition) {
+        waitFor(() -> tryPartitionInfo(partition)
+                        .map(p -> p.leader() != null && !p.leader().isEmpty() && ids(p.isr()).equals(ids(p.replicas())))
+                        .orElse(false),
+                FAILOVER_TIMEOUT, "every replica of " + partition + " to be in sync");
     }
 
     /** A shared admin client; it is closed by {@link #close()}, so callers must not close it. */
@@ -183,7 +287,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         admin.close(Duration.ofSeconds(5));
         // Brokers first would leave controllers without a quorum for a while; shut down in parallel.
         List<CompletableFuture<Void>> stops = nodes.stream()
-                .map(node -> CompletableFuture.runAsync(node::shutdown))
+                .map(node -> CompletableFuture.runAsync(node::close))
                 .collect(Collectors.toList());
         stops.forEach(CompletableFuture::join);
         if (baseDir != null) {
@@ -194,6 +298,53 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private TopicDescription describe(String topic) {
         return await(admin.describeTopics(List.of(topic)).allTopicNames(), "describe topic " + topic).get(topic);
+    }
+
+    private TopicPartitionInfo partitionInfo(TopicPartition partition) {
+        List<TopicPartitionInfo> partitions = describe(partition.topic()).partitions();
+        if (partition.partition() < 0 || partition.partition() >= partitions.size()) {
+            throw new IllegalArgumentException("Topic " + partition.topic() + " has " + partitions.size()
+                    + " partitions, no partition " + partition.partition());
+        }
+        return partitions.get(partition.partition());
+    }
+
+    /** The partition's metadata, or empty while no broker answers (during a failover). */
+    private java.util.Optional<TopicPartitionInfo> tryPartitionInfo(TopicPartition partition) {
+        try {
+            TopicDescription d = admin.describeTopics(List.of(partition.topic())).allTopicNames()
+                    .get(5, TimeUnit.SECONDS).get(partition.topic());
+            return partition.partition() < d.partitions().size()
+                    ? java.util.Optional.of(d.partitions().get(partition.partition())) : java.util.Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while describing " + partition, e);
+        } catch (ExecutionException | TimeoutException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    private int leaderOrMinusOne(TopicPartition partition) {
+        return tryPartitionInfo(partition).map(p -> p.leader() == null || p.leader().isEmpty() ? -1 : p.leader().id())
+                .orElse(-1);
+    }
+
+    private static Set<Integer> ids(List<Node> nodes) {
+        return nodes.stream().map(Node::id).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** Waits until a (re)started broker is registered and unfenced: clients can use it again. */
+    private void awaitRegistered(int nodeId) {
+        waitFor(() -> {
+            try {
+                return admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).stream().anyMatch(n -> n.id() == nodeId);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KafkaException("Interrupted while waiting for node " + nodeId, e);
+            } catch (ExecutionException | TimeoutException e) {
+                return false;
+            }
+        }, FAILOVER_TIMEOUT, "node " + nodeId + " to register with the controller");
     }
 
     private void awaitPartitions(String topic, int expected) {
@@ -208,9 +359,9 @@ public final class EmbeddedKafka implements AutoCloseable {
                 // Metadata names a leader before the leader has the log: ListOffsets is served by the leader's log,
                 // so it succeeding means a producer's first write will not be turned away (which trips the
                 // idempotent producer of Kafka 4.4 into retrying until its delivery timeout).
-                Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new LinkedHashMap<>();
+                Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
                 for (int p = 0; p < d.partitions().size(); p++) {
-                    latest.put(new org.apache.kafka.common.TopicPartition(topic, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+                    latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
                 }
                 admin.listOffsets(latest).all().get(5, TimeUnit.SECONDS);
                 return true;
@@ -220,14 +371,14 @@ public final class EmbeddedKafka implements AutoCloseable {
             } catch (ExecutionException | TimeoutException e) {
                 return false;
             }
-        }, "partitions of " + topic + " to have leaders serving their logs");
+        }, OPERATION_TIMEOUT, "partitions of " + topic + " to have leaders serving their logs");
     }
 
-    private static void waitFor(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + OPERATION_TIMEOUT.toNanos();
+    private static void waitFor(BooleanSupplier condition, Duration timeout, String what) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new KafkaException("Timed out after " + OPERATION_TIMEOUT + " waiting for " + what);
+                throw new KafkaException("Timed out after " + timeout + " waiting for " + what);
             }
             try {
                 Thread.sleep(20);
@@ -266,6 +417,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** Builds an {@link EmbeddedKafka}: node count, broker settings, feature levels. */
     public static final class Builder {
         private int nodes = 1;
+        private int controllers;
+        private boolean childProcesses;
+        private Duration childStartTimeout = Duration.ofSeconds(90);
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
         private final Map<String, Short> featureLevels = new LinkedHashMap<>();
 
@@ -278,6 +432,32 @@ public final class EmbeddedKafka implements AutoCloseable {
                 throw new IllegalArgumentException("nodes must be between 1 and 5, got " + count);
             }
             this.nodes = count;
+            return this;
+        }
+
+        /**
+         * Number of dedicated controller-only nodes (0 to 3; default 0: every node is a combined
+         * broker+controller). With dedicated controllers the quorum survives any number of stopped
+         * or killed brokers, which tests of unclean leader election need (two replicas out of the
+         * way while the leader still advances); their ids start at 3000.
+         */
+        public Builder controllers(int count) {
+            if (count < 0 || count > 3) {
+                throw new IllegalArgumentException("controllers must be between 0 and 3, got " + count);
+            }
+            this.controllers = count;
+            return this;
+        }
+
+        /**
+         * Runs every node in its own child JVM (with this JVM's classpath) instead of inside this
+         * JVM, so that tests can {@link KafkaNode#kill()} (SIGKILL) and {@link KafkaNode#pause()}
+         * (SIGSTOP) it. {@link EmbeddedKafka#close()} kills the children; a shutdown hook kills them
+         * when this JVM exits, and they stop by themselves when this JVM dies. Needs a Unix
+         * {@code kill} command for pause and resume.
+         */
+        public Builder childProcesses(boolean enabled) {
+            this.childProcesses = enabled;
             return this;
         }
 
@@ -307,63 +487,68 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             String clusterId = Uuid.randomUuid().toString();
             KafkaException lastFailure = null;
+            long began = System.nanoTime();
             for (int attempt = 1; attempt <= 5; attempt++) {
-                List<BrokerNode> started = new ArrayList<>();
+                List<ClusterNode> planned = new ArrayList<>();
                 try {
-                    List<BrokerNode> planned = plan(baseDir.resolve("attempt-" + attempt), clusterId);
-                    List<CompletableFuture<Void>> startups = new ArrayList<>();
-                    for (BrokerNode node : planned) {
-                        node.format(featureLevels);
-                        started.add(node);
-                        startups.add(CompletableFuture.runAsync(node::startup));
+                    Path dir = baseDir.resolve("attempt-" + attempt);
+                    for (NodePlan plan : ClusterLayout.plan(nodes, controllers, dir, brokerProperties)) {
+                        io.gapless.kafka.testkit.internal.NodeStorage.format(plan.id(), clusterId, plan.logDir().toString(),
+                                featureLevels, List.of());
+                        planned.add(new ClusterNode(plan, process(plan, dir)));
                     }
-                    CompletableFuture.allOf(startups.toArray(CompletableFuture[]::new)).join();
-                    String bootstrap = planned.stream().map(BrokerNode::bootstrapAddress).collect(Collectors.joining(","));
+                    CompletableFuture.allOf(planned.stream()
+                            .map(node -> CompletableFuture.runAsync(node::startProcess))
+                            .toArray(CompletableFuture[]::new)).join();
+                    String bootstrap = planned.stream().filter(ClusterNode::isBroker)
+                            .map(ClusterNode::bootstrapAddress).collect(Collectors.joining(","));
                     EmbeddedKafka kafka = new EmbeddedKafka(planned, baseDir, bootstrap);
                     kafka.waitUntilReady();
-                    log.info("Embedded Kafka with {} node(s) ready at {}", planned.size(), bootstrap);
+                    log.info("Embedded Kafka with {} broker(s){}{} ready at {} in {} ms", nodes,
+                            controllers > 0 ? " and " + controllers + " controller(s)" : "",
+                            childProcesses ? " in child JVMs" : "", bootstrap, (System.nanoTime() - began) / 1_000_000);
                     return kafka;
                 } catch (RuntimeException e) {
                     // A port taken between probing and binding is the usual cause: try new ports.
-                    lastFailure = e instanceof KafkaException ke ? ke : new KafkaException("Embedded Kafka failed to start", e);
-                    log.warn("Embedded Kafka start attempt {} failed: {}", attempt, e.toString());
-                    started.forEach(BrokerNode::shutdownQuietly);
+                    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+                    lastFailure = cause instanceof KafkaException ke ? ke : new KafkaException("Embedded Kafka failed to start", cause);
+                    log.warn("Embedded Kafka start attempt {} failed: {}", attempt, cause.toString());
+                    planned.forEach(ClusterNode::close);
                 }
             }
             deleteRecursively(baseDir);
             throw lastFailure;
         }
 
-        private List<BrokerNode> plan(Path dir, String clusterId) {
-            int[] ports = FreePorts.take(nodes * 2);
-            StringBuilder voters = new StringBuilder();
-            for (int i = 0; i < nodes; i++) {
-                if (i > 0) {
-                    voters.append(',');
-                }
-                voters.append(i).append("@localhost:").append(ports[nodes + i]);
+        private NodeProcess process(NodePlan plan, Path dir) {
+            if (!childProcesses) {
+                return new BrokerNode(plan.id(), plan.properties());
             }
-            List<BrokerNode> planned = new ArrayList<>();
-            for (int i = 0; i < nodes; i++) {
-                Map<String, String> props = BrokerNode.defaultProperties(i, ports[i], ports[nodes + i],
-                        voters.toString(), dir.resolve("node-" + i), nodes);
-                props.putAll(brokerProperties);
-                planned.add(new BrokerNode(i, clusterId, props, ports[i]));
-            }
-            return planned;
+            return new ChildNode(plan.id(), plan.properties(), dir.resolve("processes"), childClasspath(), childStartTimeout);
+        }
+
+        private static String childClasspath() {
+            String explicit = System.getProperty(CHILD_CLASSPATH_PROPERTY);
+            return explicit != null && !explicit.isBlank() ? explicit : System.getProperty("java.class.path");
         }
     }
+
+    /**
+     * System property that replaces the classpath of child-JVM nodes (default: this JVM's
+     * {@code java.class.path}, which must hold Kafka's broker jars and sdk-testkit).
+     */
+    public static final String CHILD_CLASSPATH_PROPERTY = "gapless.testkit.child.classpath";
 
     private void waitUntilReady() {
         waitFor(() -> {
             try {
-                return admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() >= nodes.size();
+                return admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() >= nodeCount();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new KafkaException("Interrupted while waiting for the embedded cluster", e);
             } catch (ExecutionException | TimeoutException e) {
                 return false;
             }
-        }, "all " + nodes.size() + " node(s) to register");
+        }, FAILOVER_TIMEOUT, "all " + nodeCount() + " broker(s) to register");
     }
 }
