@@ -4,6 +4,7 @@ import io.gapless.kafka.testkit.internal.BrokerNode;
 import io.gapless.kafka.testkit.internal.ChildNode;
 import io.gapless.kafka.testkit.internal.ClusterLayout;
 import io.gapless.kafka.testkit.internal.ClusterLayout.NodePlan;
+import io.gapless.kafka.testkit.internal.ClusterSecrets;
 import io.gapless.kafka.testkit.internal.FatalExitGuard;
 import io.gapless.kafka.testkit.internal.NodeProcess;
 import org.apache.kafka.clients.admin.Admin;
@@ -11,11 +12,25 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.QuorumInfo;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AccessControlEntryFilter;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +45,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -63,6 +79,11 @@ import java.util.stream.Collectors;
  * JVM; {@link #leaderOf(TopicPartition)}, {@link #awaitLeader(TopicPartition, IntPredicate)} and
  * {@link #awaitFullyInSync(TopicPartition)} follow the partition leaderships meanwhile.
  *
+ * <p>{@link Builder#security(KafkaSecurity)} secures the client listener (SASL_PLAINTEXT, SSL,
+ * SASL_SSL) with Kafka's StandardAuthorizer on; {@link #addUser(String, String)},
+ * {@link #clientProperties(String)} and {@link #allow(String, ResourceType, String, AclOperation...)}
+ * give tests principals with exactly the rights they grant.
+ *
  * <p>{@link #external(String)} wraps a cluster that runs elsewhere (for example the one named by
  * {@code GAPLESS_BOOTSTRAP_SERVERS}) behind the same helper methods; closing it leaves that cluster
  * running.
@@ -81,13 +102,18 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final Path baseDir;
     private final String bootstrapServers;
     private final Admin admin;
+    private final KafkaSecurity security;
+    private final ClusterSecrets secrets;
     private volatile boolean closed;
 
-    private EmbeddedKafka(List<ClusterNode> nodes, Path baseDir, String bootstrapServers) {
+    private EmbeddedKafka(List<ClusterNode> nodes, Path baseDir, String bootstrapServers, KafkaSecurity security,
+                          ClusterSecrets secrets) {
         this.nodes = nodes;
         this.baseDir = baseDir;
         this.bootstrapServers = bootstrapServers;
-        Properties adminProps = new Properties();
+        this.security = security;
+        this.secrets = secrets;
+        Properties adminProps = clientProperties();
         adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         adminProps.put(AdminClientConfig.CLIENT_ID_CONFIG, "gapless-testkit-admin");
         // A paused (SIGSTOPped) node accepts connections and never answers: give up on it sooner.
@@ -114,7 +140,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
             throw new IllegalArgumentException("bootstrapServers must not be blank, got '" + bootstrapServers + "'");
         }
-        return new EmbeddedKafka(List.of(), null, bootstrapServers);
+        return new EmbeddedKafka(List.of(), null, bootstrapServers, null, null);
     }
 
     /**
@@ -129,6 +155,110 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** The {@code bootstrap.servers} value clients use to reach this cluster. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** How the client listener is secured; empty for a PLAINTEXT or external cluster. */
+    public Optional<KafkaSecurity> security() {
+        return Optional.ofNullable(security);
+    }
+
+    /**
+     * The client settings that connect as the test kit's super user ({@value KafkaSecurity#SUPER_USER}):
+     * {@code bootstrap.servers} plus, on a secured cluster, {@code security.protocol},
+     * {@code sasl.*} and {@code ssl.*}. {@link TestClients} starts from these.
+     */
+    public Properties clientProperties() {
+        return secrets == null ? withBootstrap(Map.of()) : clientProperties(ClusterSecrets.SUPER_USER);
+    }
+
+    /**
+     * The client settings that connect as {@code user}: {@code bootstrap.servers},
+     * {@code security.protocol}, {@code sasl.mechanism} and {@code sasl.jaas.config} for SASL, the
+     * truststore ({@code ssl.truststore.type=PEM}, inline) for TLS and the client certificate
+     * ({@code ssl.keystore.*}, PEM) for SSL. Put them over a client's other settings.
+     *
+     * @throws IllegalStateException on a cluster without {@link Builder#security(KafkaSecurity)}
+     * @throws IllegalArgumentException for a user never added
+     */
+    public Properties clientProperties(String user) {
+        return withBootstrap(requireSecrets("clientProperties").clientProperties(user));
+    }
+
+    /**
+     * Adds a principal with a random password (SASL) or a new client certificate {@code CN=<user>}
+     * (SSL) and waits until every running broker accepts it. It may do nothing until ACLs allow it.
+     */
+    public void addUser(String user) {
+        addUser(user, ClusterSecrets.newPassword());
+    }
+
+    /**
+     * Adds a SASL principal with this password (SCRAM credentials through
+     * {@code alterUserScramCredentials}, 4096 iterations) and waits until every running broker
+     * accepts its login. Adding a known user again changes its password.
+     *
+     * @throws IllegalStateException on an unsecured cluster or an SSL one (use {@link #addUser(String)})
+     * @throws IllegalArgumentException for a blank name, a name with {@code " , = \} or an empty
+     *                                  password or one with {@code "} or {@code \} (the message never quotes it)
+     */
+    public void addUser(String user, String password) {
+        ClusterSecrets s = requireSecrets("addUser");
+        if (user == null || user.isBlank() || user.chars().anyMatch(c -> c == '"' || c == ',' || c == '=' || c == '\\')) {
+            throw new IllegalArgumentException("user must be a non-blank name without \" , = or \\, got '" + user + "'");
+        }
+        if (ClusterSecrets.SUPER_USER.equals(user) || ClusterSecrets.BROKER_USER.equals(user)) {
+            throw new IllegalArgumentException("'" + user + "' is reserved for the test kit's own principals");
+        }
+        if (!s.usesSasl()) {
+            if (s.protocol() == org.apache.kafka.common.security.auth.SecurityProtocol.SSL && password != null
+                    && s.knows(user)) {
+                throw new IllegalStateException("SSL principals authenticate with a client certificate; '" + user + "' has one");
+            }
+            s.register(user, null);
+            return;
+        }
+        if (password == null || password.isEmpty() || password.indexOf('"') >= 0 || password.indexOf('\\') >= 0) {
+            throw new IllegalArgumentException("The password of '" + user + "' must be non-empty without \" or \\");
+        }
+        ScramMechanism mechanism = ScramMechanism.fromMechanismName(security.saslMechanism().orElseThrow());
+        await(admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
+                new ScramCredentialInfo(mechanism, 4096), password))).all(), "add SCRAM credentials for " + user);
+        s.register(user, password);
+        awaitLogin(user);
+    }
+
+    /**
+     * Grants {@code user} the operations on one resource (a LITERAL pattern; name {@code "*"} for
+     * every resource of the type), from any host, and waits until the brokers have the ACLs. For
+     * other patterns use {@code admin().createAcls} with principal {@code "User:<user>"}.
+     *
+     * <pre>{@code
+     * kafka.allow("alice", ResourceType.TOPIC, "orders", AclOperation.WRITE, AclOperation.DESCRIBE);
+     * kafka.allow("alice", ResourceType.GROUP, "billing", AclOperation.READ);
+     * }</pre>
+     */
+    public void allow(String user, ResourceType type, String name, AclOperation... operations) {
+        requireSecrets("allow");
+        if (operations.length == 0) {
+            throw new IllegalArgumentException("allow needs at least one operation for " + user + " on " + type + " " + name);
+        }
+        ResourcePattern pattern = new ResourcePattern(type, name, PatternType.LITERAL);
+        List<AclBinding> bindings = java.util.Arrays.stream(operations)
+                .map(op -> new AclBinding(pattern, new AccessControlEntry("User:" + user, "*", op, AclPermissionType.ALLOW)))
+                .toList();
+        await(admin.createAcls(bindings).all(), "create ACLs for " + user + " on " + type + " " + name);
+        awaitMetadataOnEveryBroker();
+        waitFor(() -> {
+            try {
+                return admin.describeAcls(new AclBindingFilter(pattern.toFilter(), AccessControlEntryFilter.ANY)).values()
+                        .get(5, TimeUnit.SECONDS).containsAll(bindings);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KafkaException("Interrupted while waiting for ACLs", e);
+            } catch (ExecutionException | TimeoutException e) {
+                return false;
+            }
+        }, OPERATION_TIMEOUT, "the ACLs of " + user + " on " + type + " " + name);
     }
 
     /** Whether this object wraps a cluster that runs outside this JVM. */
@@ -300,6 +430,72 @@ public final class EmbeddedKafka implements AutoCloseable {
         return await(admin.describeTopics(List.of(topic)).allTopicNames(), "describe topic " + topic).get(topic);
     }
 
+    private ClusterSecrets requireSecrets(String method) {
+        if (secrets == null) {
+            throw new IllegalStateException(method + " needs a secured cluster: EmbeddedKafka.builder().security(...)");
+        }
+        return secrets;
+    }
+
+    private Properties withBootstrap(Map<String, String> settings) {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.putAll(settings);
+        return props;
+    }
+
+    private List<ClusterNode> runningBrokers() {
+        return nodes.stream().filter(n -> n.isBroker() && n.isRunning()).toList();
+    }
+
+    /** Each running broker has to accept the login itself: credentials reach brokers through their metadata. */
+    private void awaitLogin(String user) {
+        for (ClusterNode broker : runningBrokers()) {
+            Properties props = clientProperties(user);
+            props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapAddress());
+            props.put(AdminClientConfig.CLIENT_ID_CONFIG, "gapless-testkit-login-check");
+            waitFor(() -> {
+                try (Admin probe = Admin.create(props)) {
+                    probe.describeCluster().clusterId().get(5, TimeUnit.SECONDS);
+                    return true;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new KafkaException("Interrupted while waiting for the login of " + user, e);
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof SaslAuthenticationException) {
+                        return false;
+                    }
+                    throw new KafkaException("Login check of " + user + " on node " + broker.id() + " failed", e.getCause());
+                } catch (TimeoutException e) {
+                    return false;
+                }
+            }, OPERATION_TIMEOUT, "node " + broker.id() + " to accept the login of " + user);
+        }
+    }
+
+    /** Waits until every running broker has fetched the metadata log up to the current high watermark. */
+    private void awaitMetadataOnEveryBroker() {
+        if (nodes.isEmpty()) {
+            return;
+        }
+        long target = await(admin.describeMetadataQuorum().quorumInfo(), "describe the metadata quorum").highWatermark();
+        Set<Integer> brokers = runningBrokers().stream().map(ClusterNode::id).collect(Collectors.toSet());
+        waitFor(() -> {
+            try {
+                QuorumInfo quorum = admin.describeMetadataQuorum().quorumInfo().get(5, TimeUnit.SECONDS);
+                Map<Integer, Long> ends = new java.util.HashMap<>();
+                java.util.stream.Stream.concat(quorum.voters().stream(), quorum.observers().stream())
+                        .forEach(r -> ends.merge(r.replicaId(), r.logEndOffset(), Math::max));
+                return brokers.stream().allMatch(id -> ends.getOrDefault(id, -1L) >= target);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KafkaException("Interrupted while waiting for metadata", e);
+            } catch (ExecutionException | TimeoutException e) {
+                return false;
+            }
+        }, OPERATION_TIMEOUT, "every broker to replicate the metadata log to offset " + target);
+    }
+
     private TopicPartitionInfo partitionInfo(TopicPartition partition) {
         List<TopicPartitionInfo> partitions = describe(partition.topic()).partitions();
         if (partition.partition() < 0 || partition.partition() >= partitions.size()) {
@@ -419,6 +615,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         private int nodes = 1;
         private int controllers;
         private boolean childProcesses;
+        private KafkaSecurity security;
         private Duration childStartTimeout = Duration.ofSeconds(90);
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
         private final Map<String, Short> featureLevels = new LinkedHashMap<>();
@@ -461,6 +658,17 @@ public final class EmbeddedKafka implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Secures the client listener ({@link KafkaSecurity#saslPlaintext()}, {@link KafkaSecurity#ssl()},
+         * {@link KafkaSecurity#saslSsl()}) and turns on the StandardAuthorizer; {@code null} for
+         * PLAINTEXT (the default). {@link EmbeddedKafka#bootstrapServers()} then names the secured
+         * listener; replication and the controllers use listeners of their own.
+         */
+        public Builder security(KafkaSecurity security) {
+            this.security = security;
+            return this;
+        }
+
         /** Sets or overrides one broker setting on every node. */
         public Builder brokerProperty(String key, Object value) {
             brokerProperties.put(key, String.valueOf(value));
@@ -488,13 +696,15 @@ public final class EmbeddedKafka implements AutoCloseable {
             String clusterId = Uuid.randomUuid().toString();
             KafkaException lastFailure = null;
             long began = System.nanoTime();
+            ClusterSecrets secrets = security == null ? null
+                    : ClusterSecrets.create(security.protocol(), security.saslMechanism().orElse(null));
             for (int attempt = 1; attempt <= 5; attempt++) {
                 List<ClusterNode> planned = new ArrayList<>();
                 try {
                     Path dir = baseDir.resolve("attempt-" + attempt);
-                    for (NodePlan plan : ClusterLayout.plan(nodes, controllers, dir, brokerProperties)) {
+                    for (NodePlan plan : ClusterLayout.plan(nodes, controllers, dir, brokerProperties, secrets)) {
                         io.gapless.kafka.testkit.internal.NodeStorage.format(plan.id(), clusterId, plan.logDir().toString(),
-                                featureLevels, List.of());
+                                featureLevels, secrets == null ? List.of() : secrets.scramBootstrap());
                         planned.add(new ClusterNode(plan, process(plan, dir)));
                     }
                     CompletableFuture.allOf(planned.stream()
@@ -502,11 +712,12 @@ public final class EmbeddedKafka implements AutoCloseable {
                             .toArray(CompletableFuture[]::new)).join();
                     String bootstrap = planned.stream().filter(ClusterNode::isBroker)
                             .map(ClusterNode::bootstrapAddress).collect(Collectors.joining(","));
-                    EmbeddedKafka kafka = new EmbeddedKafka(planned, baseDir, bootstrap);
+                    EmbeddedKafka kafka = new EmbeddedKafka(planned, baseDir, bootstrap, security, secrets);
                     kafka.waitUntilReady();
-                    log.info("Embedded Kafka with {} broker(s){}{} ready at {} in {} ms", nodes,
+                    log.info("Embedded Kafka with {} broker(s){}{} ready at {} ({}) in {} ms", nodes,
                             controllers > 0 ? " and " + controllers + " controller(s)" : "",
-                            childProcesses ? " in child JVMs" : "", bootstrap, (System.nanoTime() - began) / 1_000_000);
+                            childProcesses ? " in child JVMs" : "", bootstrap, security == null ? "PLAINTEXT" : security,
+                            (System.nanoTime() - began) / 1_000_000);
                     return kafka;
                 } catch (RuntimeException e) {
                     // A port taken between probing and binding is the usual cause: try new ports.

@@ -127,6 +127,14 @@ public final class ChildNode implements NodeProcess {
         p.putAll(properties);
         try {
             Files.createDirectories(file.getParent());
+            Files.deleteIfExists(file);
+            // It may hold the cluster's passwords and keys: readable by this user only, where the OS allows.
+            try {
+                Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            } catch (UnsupportedOperationException notPosix) {
+                Files.createFile(file);
+            }
             try (OutputStream out = Files.newOutputStream(file)) {
                 p.store(out, "Gapless embedded node");
             }

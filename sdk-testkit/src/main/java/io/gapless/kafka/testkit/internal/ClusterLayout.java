@@ -30,18 +30,22 @@ public final class ClusterLayout {
     /**
      * Plans {@code brokers} broker nodes (combined with controllers when {@code controllers} is 0)
      * and {@code controllers} controller-only nodes under {@code dir}; {@code overrides} win over
-     * the defaults on every node.
+     * the defaults on every node. With {@code secrets} the brokers get a secured client listener
+     * and an internal one for replication; otherwise a single PLAINTEXT listener serves both.
      */
-    public static List<NodePlan> plan(int brokers, int controllers, Path dir, Map<String, String> overrides) {
+    public static List<NodePlan> plan(int brokers, int controllers, Path dir, Map<String, String> overrides,
+                                      ClusterSecrets secrets) {
         boolean combined = controllers == 0;
         int total = brokers + controllers;
-        int[] ports = FreePorts.take(brokers + (combined ? brokers : controllers));
-        List<int[]> nodePorts = new ArrayList<>(); // {id, clientPort, controllerPort}
+        int controllerPorts = combined ? brokers : controllers;
+        int[] ports = FreePorts.take(brokers + controllerPorts + (secrets != null ? brokers : 0));
+        List<int[]> nodePorts = new ArrayList<>(); // {id, clientPort, controllerPort, internalPort}
         for (int i = 0; i < brokers; i++) {
-            nodePorts.add(new int[] {i, ports[i], combined ? ports[brokers + i] : -1});
+            nodePorts.add(new int[] {i, ports[i], combined ? ports[brokers + i] : -1,
+                secrets != null ? ports[brokers + controllerPorts + i] : -1});
         }
         for (int i = 0; i < controllers; i++) {
-            nodePorts.add(new int[] {FIRST_CONTROLLER_ID + i, -1, ports[brokers + i]});
+            nodePorts.add(new int[] {FIRST_CONTROLLER_ID + i, -1, ports[brokers + i], -1});
         }
         String voters = nodePorts.stream().filter(p -> p[2] > 0)
                 .map(p -> p[0] + "@localhost:" + p[2]).collect(Collectors.joining(","));
@@ -57,10 +61,19 @@ public final class ClusterLayout {
             props.put("controller.listener.names", CONTROLLER_LISTENER);
             props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
             List<String> listeners = new ArrayList<>();
-            if (broker) {
+            if (broker && secrets == null) {
                 listeners.add("PLAINTEXT://localhost:" + p[1]);
                 props.put("advertised.listeners", "PLAINTEXT://localhost:" + p[1]);
                 props.put("inter.broker.listener.name", "PLAINTEXT");
+            } else if (broker) {
+                String advertised = ClusterSecrets.CLIENT_LISTENER + "://localhost:" + p[1] + ","
+                        + ClusterSecrets.INTERNAL_LISTENER + "://localhost:" + p[3];
+                listeners.add(advertised);
+                props.put("advertised.listeners", advertised);
+                props.put("inter.broker.listener.name", ClusterSecrets.INTERNAL_LISTENER);
+            }
+            if (secrets != null) {
+                props.putAll(secrets.nodeProperties(broker));
             }
             if (controller) {
                 listeners.add(CONTROLLER_LISTENER + "://localhost:" + p[2]);
