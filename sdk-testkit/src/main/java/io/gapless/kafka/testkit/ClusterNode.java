@@ -118,6 +118,18 @@ final class ClusterNode implements KafkaNode {
         process.close();
     }
 
+    boolean inThisJvm() {
+        return process instanceof io.gapless.kafka.testkit.internal.BrokerNode;
+    }
+
+    void startQuietly() {
+        try {
+            process.start();
+        } catch (RuntimeException e) {
+            log.debug("Could not restart node {} before closing the cluster", plan.id(), e);
+        }
+    }
+
     @Override
     public String toString() {
         return "KafkaNode[" + plan.id() + (plan.broker() ? plan.controller() ? ", broker+controller" : ", broker" : ", controller")

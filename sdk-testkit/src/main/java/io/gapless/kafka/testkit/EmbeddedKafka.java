@@ -415,11 +415,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         closed = true;
         admin.close(Duration.ofSeconds(5));
-        // Brokers first would leave controllers without a quorum for a while; shut down in parallel.
-        List<CompletableFuture<Void>> stops = nodes.stream()
-                .map(node -> CompletableFuture.runAsync(node::close))
-                .collect(Collectors.toList());
-        stops.forEach(CompletableFuture::join);
+        // An in-JVM broker's shutdown waits (up to 5 minutes) for a controller to approve it: bring back
+        // controllers a test left stopped, then close broker-only nodes before the controllers.
+        // Combined nodes close in parallel so that the quorum lasts until each has shut down.
+        nodes.stream().filter(n -> n.isController() && n.inThisJvm() && !n.isRunning()).forEach(ClusterNode::startQuietly);
+        closeInParallel(nodes.stream().filter(n -> !n.isController()).toList());
+        closeInParallel(nodes.stream().filter(ClusterNode::isController).toList());
         if (baseDir != null) {
             deleteRecursively(baseDir);
         }
@@ -428,6 +429,11 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private TopicDescription describe(String topic) {
         return await(admin.describeTopics(List.of(topic)).allTopicNames(), "describe topic " + topic).get(topic);
+    }
+
+    private static void closeInParallel(List<ClusterNode> group) {
+        CompletableFuture.allOf(group.stream().map(node -> CompletableFuture.runAsync(node::close))
+                .toArray(CompletableFuture[]::new)).join();
     }
 
     private ClusterSecrets requireSecrets(String method) {

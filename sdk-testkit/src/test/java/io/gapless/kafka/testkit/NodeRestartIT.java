@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -63,6 +64,21 @@ class NodeRestartIT {
                 assertEquals(written.size(), new HashSet<>(read).size());
             }
         }
+    }
+
+    @Test
+    void closeDoesNotWaitMinutesForAControllerTheTestStopped() {
+        EmbeddedKafka kafka = EmbeddedKafka.builder().nodes(2).controllers(1).start();
+        assertEquals(List.of(3000), kafka.controllers().stream().map(KafkaNode::id).toList());
+        assertTrue(kafka.controllers().get(0).isController() && !kafka.controllers().get(0).isBroker());
+        assertThrows(IllegalStateException.class, () -> kafka.controllers().get(0).bootstrapAddress());
+        kafka.createTopic("t", 1);
+        kafka.controllers().get(0).stop();
+        long began = System.nanoTime();
+        kafka.close();
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began);
+        // Without a controller an in-JVM broker's controlled shutdown waits 5 minutes before it gives up.
+        assertTrue(seconds < 60, "close took " + seconds + " s");
     }
 
     @Test

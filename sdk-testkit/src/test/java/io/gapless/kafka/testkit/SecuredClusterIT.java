@@ -34,17 +34,22 @@ class SecuredClusterIT {
 
     static Stream<Arguments> protocols() {
         return Stream.of(
-                Arguments.of(KafkaSecurity.saslPlaintext(), false),
-                Arguments.of(KafkaSecurity.saslPlaintext("SCRAM-SHA-256"), false),
-                Arguments.of(KafkaSecurity.ssl(), false),
-                Arguments.of(KafkaSecurity.saslSsl(), false),
-                Arguments.of(KafkaSecurity.saslSsl(), true));
+                Arguments.of(KafkaSecurity.saslPlaintext(), 1, 0, false),
+                Arguments.of(KafkaSecurity.saslPlaintext("SCRAM-SHA-256"), 1, 0, false),
+                Arguments.of(KafkaSecurity.ssl(), 1, 0, false),
+                Arguments.of(KafkaSecurity.saslSsl(), 1, 0, false),
+                Arguments.of(KafkaSecurity.saslSsl(), 1, 0, true),
+                // Replication and the quorum over the brokers' own SASL listeners.
+                Arguments.of(KafkaSecurity.ssl(), 3, 0, false),
+                Arguments.of(KafkaSecurity.saslPlaintext(), 2, 1, false));
     }
 
-    @ParameterizedTest(name = "{0}, child JVMs: {1}")
+    @ParameterizedTest(name = "{0}, {1} broker(s), {2} dedicated controller(s), child JVMs: {3}")
     @MethodSource("protocols")
-    void aPrincipalWithAclsProducesAndConsumesAndOneWithoutIsRefused(KafkaSecurity security, boolean childProcesses) throws Exception {
-        try (EmbeddedKafka kafka = EmbeddedKafka.builder().security(security).childProcesses(childProcesses).start()) {
+    void aPrincipalWithAclsProducesAndConsumesAndOneWithoutIsRefused(KafkaSecurity security, int brokers, int controllers,
+                                                                     boolean childProcesses) throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().nodes(brokers).controllers(controllers).security(security)
+                .childProcesses(childProcesses).start()) {
             assertEquals(security.protocol().name, kafka.clientProperties().getProperty("security.protocol"));
             kafka.createTopic("orders", 2);
             if (security.saslMechanism().isPresent()) {
