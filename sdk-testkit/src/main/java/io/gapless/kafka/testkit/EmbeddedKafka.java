@@ -93,6 +93,13 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** Environment variable that points tests at an external cluster instead of an embedded one. */
     public static final String BOOTSTRAP_ENV = "GAPLESS_BOOTSTRAP_SERVERS";
 
+    /**
+     * System property choosing what {@link #forTests()} starts: {@code embedded} (the default) or
+     * {@code testcontainers} (a Docker container, see {@link #testcontainers()}; the Maven profile
+     * {@code -Ptestcontainers} sets it).
+     */
+    public static final String BACKEND_PROPERTY = "gapless.testkit.backend";
+
     private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
     private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(30);
     /** Failover after a kill waits for the broker session timeout; leave room for a busy machine. */
@@ -104,10 +111,17 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final Admin admin;
     private final KafkaSecurity security;
     private final ClusterSecrets secrets;
+    private final AutoCloseable owned;
     private volatile boolean closed;
 
     private EmbeddedKafka(List<ClusterNode> nodes, Path baseDir, String bootstrapServers, KafkaSecurity security,
                           ClusterSecrets secrets) {
+        this(nodes, baseDir, bootstrapServers, security, secrets, null);
+    }
+
+    private EmbeddedKafka(List<ClusterNode> nodes, Path baseDir, String bootstrapServers, KafkaSecurity security,
+                          ClusterSecrets secrets, AutoCloseable owned) {
+        this.owned = owned;
         this.nodes = nodes;
         this.baseDir = baseDir;
         this.bootstrapServers = bootstrapServers;
@@ -144,12 +158,46 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /**
+     * Starts a single-node Kafka in a Docker container with the same fast-test settings, through
+     * {@code org.testcontainers:testcontainers-kafka} (optional: add it to the test classpath) and
+     * the {@code apache/kafka} image of this JVM's Kafka version ({@code -Dgapless.testkit.kafka.image}
+     * names another). Node control, child processes and security are not available on it;
+     * {@link #close()} stops the container.
+     *
+     * @throws IllegalStateException naming the reason when Testcontainers or a Docker engine is missing
+     */
+    public static EmbeddedKafka testcontainers() {
+        // Same contract as an embedded cluster for tests that provoke Kafka's halt path in this JVM.
+        FatalExitGuard.install();
+        io.gapless.kafka.testkit.internal.TestcontainersKafka.Started started =
+                io.gapless.kafka.testkit.internal.TestcontainersKafka.start();
+        return new EmbeddedKafka(List.of(), null, started.bootstrapServers(), null, null, started.container());
+    }
+
+    /**
      * The cluster a test should use: the external one named by {@value #BOOTSTRAP_ENV} when that
-     * variable is set, otherwise a freshly started embedded single-node cluster.
+     * variable is set, else a container when {@value #BACKEND_PROPERTY} is {@code testcontainers},
+     * else a freshly started embedded single-node cluster.
      */
     public static EmbeddedKafka forTests() {
         String external = System.getenv(BOOTSTRAP_ENV);
-        return external != null && !external.isBlank() ? external(external) : start();
+        if (external != null && !external.isBlank()) {
+            return external(external);
+        }
+        return usesTestcontainers() ? testcontainers() : start();
+    }
+
+    /**
+     * Whether {@value #BACKEND_PROPERTY} asks for containers.
+     *
+     * @throws IllegalArgumentException for a value other than {@code embedded} or {@code testcontainers}
+     */
+    static boolean usesTestcontainers() {
+        String backend = System.getProperty(BACKEND_PROPERTY, "embedded").trim();
+        if (!backend.equals("embedded") && !backend.equals("testcontainers")) {
+            throw new IllegalArgumentException(BACKEND_PROPERTY + " must be 'embedded' or 'testcontainers', got '" + backend + "'");
+        }
+        return backend.equals("testcontainers");
     }
 
     /** The {@code bootstrap.servers} value clients use to reach this cluster. */
@@ -423,6 +471,13 @@ public final class EmbeddedKafka implements AutoCloseable {
         closeInParallel(nodes.stream().filter(ClusterNode::isController).toList());
         if (baseDir != null) {
             deleteRecursively(baseDir);
+        }
+        if (owned != null) {
+            try {
+                owned.close();
+            } catch (Exception e) {
+                log.warn("Stopping the Kafka container failed: {}", e.toString());
+            }
         }
         log.info("Embedded Kafka at {} stopped", bootstrapServers);
     }

@@ -112,7 +112,8 @@ public final class ClusterLayout {
         return p;
     }
 
-    private static Map<String, String> testSettings(int brokers) {
+    /** The fast-test broker settings for a cluster of {@code brokers} brokers (no listeners, ids or paths). */
+    public static Map<String, String> testSettings(int brokers) {
         String replication = String.valueOf(Math.min(brokers, 3));
         String minIsr = String.valueOf(Math.max(1, Math.min(brokers, 3) - 1));
         Map<String, String> p = new LinkedHashMap<>();
