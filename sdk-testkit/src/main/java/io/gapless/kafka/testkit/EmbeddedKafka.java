@@ -7,12 +7,13 @@ import io.gapless.kafka.testkit.internal.ClusterLayout.NodePlan;
 import io.gapless.kafka.testkit.internal.ClusterSecrets;
 import io.gapless.kafka.testkit.internal.FatalExitGuard;
 import io.gapless.kafka.testkit.internal.NodeProcess;
+import io.gapless.kafka.testkit.internal.NodeStorage;
+import io.gapless.kafka.testkit.internal.TestcontainersKafka;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.QuorumInfo;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
@@ -169,8 +170,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     public static EmbeddedKafka testcontainers() {
         // Same contract as an embedded cluster for tests that provoke Kafka's halt path in this JVM.
         FatalExitGuard.install();
-        io.gapless.kafka.testkit.internal.TestcontainersKafka.Started started =
-                io.gapless.kafka.testkit.internal.TestcontainersKafka.start();
+        TestcontainersKafka.Started started = TestcontainersKafka.start();
         return new EmbeddedKafka(List.of(), null, started.bootstrapServers(), null, null, started.container());
     }
 
@@ -237,7 +237,13 @@ public final class EmbeddedKafka implements AutoCloseable {
      * (SSL) and waits until every running broker accepts it. It may do nothing until ACLs allow it.
      */
     public void addUser(String user) {
-        addUser(user, ClusterSecrets.newPassword());
+        ClusterSecrets s = requireSecrets("addUser");
+        if (s.usesSasl()) {
+            addUser(user, ClusterSecrets.newPassword());
+        } else {
+            checkUserName(user);
+            s.register(user, null);
+        }
     }
 
     /**
@@ -251,20 +257,11 @@ public final class EmbeddedKafka implements AutoCloseable {
      */
     public void addUser(String user, String password) {
         ClusterSecrets s = requireSecrets("addUser");
-        if (user == null || user.isBlank() || user.chars().anyMatch(c -> c == '"' || c == ',' || c == '=' || c == '\\')) {
-            throw new IllegalArgumentException("user must be a non-blank name without \" , = or \\, got '" + user + "'");
-        }
-        if (ClusterSecrets.SUPER_USER.equals(user) || ClusterSecrets.BROKER_USER.equals(user)) {
-            throw new IllegalArgumentException("'" + user + "' is reserved for the test kit's own principals");
-        }
         if (!s.usesSasl()) {
-            if (s.protocol() == org.apache.kafka.common.security.auth.SecurityProtocol.SSL && password != null
-                    && s.knows(user)) {
-                throw new IllegalStateException("SSL principals authenticate with a client certificate; '" + user + "' has one");
-            }
-            s.register(user, null);
-            return;
+            throw new IllegalStateException("SSL principals authenticate with a client certificate, not a password: addUser(\""
+                    + user + "\") issues one");
         }
+        checkUserName(user);
         if (password == null || password.isEmpty() || password.indexOf('"') >= 0 || password.indexOf('\\') >= 0) {
             throw new IllegalArgumentException("The password of '" + user + "' must be non-empty without \" or \\");
         }
@@ -296,17 +293,9 @@ public final class EmbeddedKafka implements AutoCloseable {
                 .toList();
         await(admin.createAcls(bindings).all(), "create ACLs for " + user + " on " + type + " " + name);
         awaitMetadataOnEveryBroker();
-        waitFor(() -> {
-            try {
-                return admin.describeAcls(new AclBindingFilter(pattern.toFilter(), AccessControlEntryFilter.ANY)).values()
-                        .get(5, TimeUnit.SECONDS).containsAll(bindings);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new KafkaException("Interrupted while waiting for ACLs", e);
-            } catch (ExecutionException | TimeoutException e) {
-                return false;
-            }
-        }, OPERATION_TIMEOUT, "the ACLs of " + user + " on " + type + " " + name);
+        waitFor(() -> attempt(admin.describeAcls(new AclBindingFilter(pattern.toFilter(), AccessControlEntryFilter.ANY)).values())
+                        .map(acls -> acls.containsAll(bindings)).orElse(false),
+                OPERATION_TIMEOUT, "the ACLs of " + user + " on " + type + " " + name);
     }
 
     /** Whether this object wraps a cluster that runs outside this JVM. */
@@ -491,6 +480,15 @@ public final class EmbeddedKafka implements AutoCloseable {
                 .toArray(CompletableFuture[]::new)).join();
     }
 
+    private static void checkUserName(String user) {
+        if (user == null || user.isBlank() || user.chars().anyMatch(c -> c == '"' || c == ',' || c == '=' || c == '\\')) {
+            throw new IllegalArgumentException("user must be a non-blank name without \" , = or \\, got '" + user + "'");
+        }
+        if (ClusterSecrets.SUPER_USER.equals(user) || ClusterSecrets.BROKER_USER.equals(user)) {
+            throw new IllegalArgumentException("'" + user + "' is reserved for the test kit's own principals");
+        }
+    }
+
     private ClusterSecrets requireSecrets(String method) {
         if (secrets == null) {
             throw new IllegalStateException(method + " needs a secured cluster: EmbeddedKafka.builder().security(...)");
@@ -541,20 +539,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         long target = await(admin.describeMetadataQuorum().quorumInfo(), "describe the metadata quorum").highWatermark();
         Set<Integer> brokers = runningBrokers().stream().map(ClusterNode::id).collect(Collectors.toSet());
-        waitFor(() -> {
-            try {
-                QuorumInfo quorum = admin.describeMetadataQuorum().quorumInfo().get(5, TimeUnit.SECONDS);
-                Map<Integer, Long> ends = new java.util.HashMap<>();
-                java.util.stream.Stream.concat(quorum.voters().stream(), quorum.observers().stream())
-                        .forEach(r -> ends.merge(r.replicaId(), r.logEndOffset(), Math::max));
-                return brokers.stream().allMatch(id -> ends.getOrDefault(id, -1L) >= target);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new KafkaException("Interrupted while waiting for metadata", e);
-            } catch (ExecutionException | TimeoutException e) {
-                return false;
-            }
-        }, OPERATION_TIMEOUT, "every broker to replicate the metadata log to offset " + target);
+        waitFor(() -> attempt(admin.describeMetadataQuorum().quorumInfo()).map(quorum -> {
+            Map<Integer, Long> ends = new java.util.HashMap<>();
+            java.util.stream.Stream.concat(quorum.voters().stream(), quorum.observers().stream())
+                    .forEach(r -> ends.merge(r.replicaId(), r.logEndOffset(), Math::max));
+            return brokers.stream().allMatch(id -> ends.getOrDefault(id, -1L) >= target);
+        }).orElse(false), OPERATION_TIMEOUT, "every broker to replicate the metadata log to offset " + target);
     }
 
     private TopicPartitionInfo partitionInfo(TopicPartition partition) {
@@ -567,18 +557,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /** The partition's metadata, or empty while no broker answers (during a failover). */
-    private java.util.Optional<TopicPartitionInfo> tryPartitionInfo(TopicPartition partition) {
-        try {
-            TopicDescription d = admin.describeTopics(List.of(partition.topic())).allTopicNames()
-                    .get(5, TimeUnit.SECONDS).get(partition.topic());
-            return partition.partition() < d.partitions().size()
-                    ? java.util.Optional.of(d.partitions().get(partition.partition())) : java.util.Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KafkaException("Interrupted while describing " + partition, e);
-        } catch (ExecutionException | TimeoutException e) {
-            return java.util.Optional.empty();
-        }
+    private Optional<TopicPartitionInfo> tryPartitionInfo(TopicPartition partition) {
+        return attempt(admin.describeTopics(List.of(partition.topic())).allTopicNames())
+                .map(topics -> topics.get(partition.topic()))
+                .filter(d -> partition.partition() < d.partitions().size())
+                .map(d -> d.partitions().get(partition.partition()));
     }
 
     private int leaderOrMinusOne(TopicPartition partition) {
@@ -592,42 +575,25 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Waits until a (re)started broker is registered and unfenced: clients can use it again. */
     private void awaitRegistered(int nodeId) {
-        waitFor(() -> {
-            try {
-                return admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).stream().anyMatch(n -> n.id() == nodeId);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new KafkaException("Interrupted while waiting for node " + nodeId, e);
-            } catch (ExecutionException | TimeoutException e) {
-                return false;
-            }
-        }, FAILOVER_TIMEOUT, "node " + nodeId + " to register with the controller");
+        waitFor(() -> attempt(admin.describeCluster().nodes()).map(ns -> ns.stream().anyMatch(n -> n.id() == nodeId)).orElse(false),
+                FAILOVER_TIMEOUT, "node " + nodeId + " to register with the controller");
     }
 
     private void awaitPartitions(String topic, int expected) {
         waitFor(() -> {
-            try {
-                TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
-                        .get(5, TimeUnit.SECONDS).get(topic);
-                if (d.partitions().size() < expected
-                        || !d.partitions().stream().map(TopicPartitionInfo::leader).allMatch(l -> l != null && !l.isEmpty())) {
-                    return false;
-                }
-                // Metadata names a leader before the leader has the log: ListOffsets is served by the leader's log,
-                // so it succeeding means a producer's first write will not be turned away (which trips the
-                // idempotent producer of Kafka 4.4 into retrying until its delivery timeout).
-                Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
-                for (int p = 0; p < d.partitions().size(); p++) {
-                    latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
-                }
-                admin.listOffsets(latest).all().get(5, TimeUnit.SECONDS);
-                return true;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new KafkaException("Interrupted while waiting for topic " + topic, e);
-            } catch (ExecutionException | TimeoutException e) {
+            TopicDescription d = attempt(admin.describeTopics(List.of(topic)).allTopicNames()).map(t -> t.get(topic)).orElse(null);
+            if (d == null || d.partitions().size() < expected
+                    || !d.partitions().stream().map(TopicPartitionInfo::leader).allMatch(l -> l != null && !l.isEmpty())) {
                 return false;
             }
+            // Metadata names a leader before the leader has the log: ListOffsets is served by the leader's log,
+            // so it succeeding means a producer's first write will not be turned away (which trips the
+            // idempotent producer of Kafka 4.4 into retrying until its delivery timeout).
+            Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
+            for (int p = 0; p < d.partitions().size(); p++) {
+                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            }
+            return attempt(admin.listOffsets(latest).all()).isPresent();
         }, OPERATION_TIMEOUT, "partitions of " + topic + " to have leaders serving their logs");
     }
 
@@ -643,6 +609,18 @@ public final class EmbeddedKafka implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new KafkaException("Interrupted while waiting for " + what, e);
             }
+        }
+    }
+
+    /** One try of a request inside a wait: its result, or empty when it failed or took over 5 s. */
+    private static <T> Optional<T> attempt(org.apache.kafka.common.KafkaFuture<T> future) {
+        try {
+            return Optional.ofNullable(future.get(5, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while waiting for the embedded cluster", e);
+        } catch (ExecutionException | TimeoutException e) {
+            return Optional.empty();
         }
     }
 
@@ -764,7 +742,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                 try {
                     Path dir = baseDir.resolve("attempt-" + attempt);
                     for (NodePlan plan : ClusterLayout.plan(nodes, controllers, dir, brokerProperties, secrets)) {
-                        io.gapless.kafka.testkit.internal.NodeStorage.format(plan.id(), clusterId, plan.logDir().toString(),
+                        NodeStorage.format(plan.id(), clusterId, plan.logDir().toString(),
                                 featureLevels, secrets == null ? List.of() : secrets.scramBootstrap());
                         planned.add(new ClusterNode(plan, process(plan, dir)));
                     }
@@ -812,15 +790,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     public static final String CHILD_CLASSPATH_PROPERTY = "gapless.testkit.child.classpath";
 
     private void waitUntilReady() {
-        waitFor(() -> {
-            try {
-                return admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() >= nodeCount();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new KafkaException("Interrupted while waiting for the embedded cluster", e);
-            } catch (ExecutionException | TimeoutException e) {
-                return false;
-            }
-        }, FAILOVER_TIMEOUT, "all " + nodeCount() + " broker(s) to register");
+        waitFor(() -> attempt(admin.describeCluster().nodes()).map(ns -> ns.size() >= nodeCount()).orElse(false),
+                FAILOVER_TIMEOUT, "all " + nodeCount() + " broker(s) to register");
     }
 }

@@ -56,6 +56,7 @@ class SecuredClusterIT {
                 kafka.addUser("alice", "alice-secret-1");
             } else {
                 kafka.addUser("alice");
+                assertThrows(IllegalStateException.class, () -> kafka.addUser("carol", "a-password"), "SSL has no passwords");
             }
             kafka.addUser("bob");
             kafka.allow("alice", ResourceType.TOPIC, "orders", AclOperation.WRITE, AclOperation.READ, AclOperation.DESCRIBE);
