@@ -181,14 +181,14 @@ class ChildProcessClusterIT {
                                 transactions++;
                                 break;
                             }
-                        } catch (ProducerFencedException | org.apache.kafka.common.errors.OutOfOrderSequenceException
-                                 | org.apache.kafka.common.errors.UnsupportedVersionException
-                                 | org.apache.kafka.common.errors.AuthorizationException fatal) {
-                            log.info("Fatal producer error, replacing the producer: {}", fatal.toString());
-                            producer.close(Duration.ZERO);
-                            producer = newProducer();
                         } catch (KafkaException e) {
-                            abort(producer);
+                            if (isFatal(e)) {
+                                log.info("Fatal producer error, replacing the producer: {}", e.toString());
+                                producer.close(Duration.ZERO);
+                                producer = newProducer();
+                            } else {
+                                abort(producer);
+                            }
                         }
                         aborts++;
                     }
@@ -205,16 +205,22 @@ class ChildProcessClusterIT {
                     return true;
                 } catch (TimeoutException e) {
                     log.info("Commit timed out, retrying it: {}", e.getMessage());
-                } catch (ProducerFencedException | org.apache.kafka.common.errors.OutOfOrderSequenceException
-                         | org.apache.kafka.common.errors.UnsupportedVersionException
-                         | org.apache.kafka.common.errors.AuthorizationException fatal) {
-                    throw fatal;
                 } catch (KafkaException e) {
+                    if (isFatal(e)) {
+                        throw e;
+                    }
                     log.info("Commit failed, aborting: {}", e.toString());
                     abort(producer);
                     return false;
                 }
             }
+        }
+
+        /** The errors after which Kafka's producer must be closed rather than aborted. */
+        private static boolean isFatal(KafkaException e) {
+            return e instanceof ProducerFencedException || e instanceof org.apache.kafka.common.errors.OutOfOrderSequenceException
+                    || e instanceof org.apache.kafka.common.errors.UnsupportedVersionException
+                    || e instanceof org.apache.kafka.common.errors.AuthorizationException;
         }
 
         private static void abort(KafkaProducer<String, String> producer) {

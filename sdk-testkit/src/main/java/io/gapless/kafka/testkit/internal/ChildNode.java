@@ -24,6 +24,9 @@ public final class ChildNode implements NodeProcess {
     private static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-Xss512k", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto", "-Djava.awt.headless=true");
 
+    /** System property with extra options for every child JVM, separated by spaces (for example {@code -Xmx512m}). */
+    public static final String EXTRA_OPTIONS_PROPERTY = "gapless.testkit.child.jvmOptions";
+
     private final int nodeId;
     private final Path settingsFile;
     private final Path outputDir;
@@ -49,7 +52,12 @@ public final class ChildNode implements NodeProcess {
             throw new IllegalStateException("Node " + nodeId + " is already running (pid " + child.pid() + ")");
         }
         launches++;
-        ChildJvm launched = ChildJvm.launch("node " + nodeId, MARKER, JVM_OPTIONS, classpath,
+        List<String> options = new java.util.ArrayList<>(JVM_OPTIONS);
+        String extra = System.getProperty(EXTRA_OPTIONS_PROPERTY, "").trim();
+        if (!extra.isEmpty()) {
+            options.addAll(List.of(extra.split("\\s+")));
+        }
+        ChildJvm launched = ChildJvm.launch("node " + nodeId, MARKER, options, classpath,
                 List.of(ChildNodeMain.class.getName(), settingsFile.toString()),
                 outputDir.resolve("node-" + nodeId + "-run-" + launches + ".log"));
         paused = false;

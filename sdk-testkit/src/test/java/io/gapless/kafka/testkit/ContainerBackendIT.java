@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The container backend serves the same helpers; skipped, with the reason, where no Docker engine answers. */
 @EnabledIf(value = "containersCanRun", disabledReason = "Kafka in a container cannot run here: no Docker engine answers "
         + "or Testcontainers is not on the classpath")
-class TestcontainersBackendIT {
+class ContainerBackendIT {
 
     static boolean containersCanRun() {
         return TestcontainersKafka.unavailableReason().isEmpty();
