@@ -101,6 +101,15 @@ public final class EmbeddedKafka implements AutoCloseable {
      */
     public static final String BACKEND_PROPERTY = "gapless.testkit.backend";
 
+    /**
+     * System property that replaces the classpath of child-JVM nodes (default: this JVM's
+     * {@code java.class.path}, which must hold Kafka's broker jars and sdk-testkit).
+     */
+    public static final String CHILD_CLASSPATH_PROPERTY = "gapless.testkit.child.classpath";
+
+    /** System property with extra JVM options for child-JVM nodes, separated by spaces (for example {@code -Xmx512m}). */
+    public static final String CHILD_JVM_OPTIONS_PROPERTY = ChildNode.EXTRA_OPTIONS_PROPERTY;
+
     private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
     private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(30);
     /** Failover after a kill waits for the broker session timeout; leave room for a busy machine. */
@@ -783,11 +792,6 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    /**
-     * System property that replaces the classpath of child-JVM nodes (default: this JVM's
-     * {@code java.class.path}, which must hold Kafka's broker jars and sdk-testkit).
-     */
-    public static final String CHILD_CLASSPATH_PROPERTY = "gapless.testkit.child.classpath";
 
     private void waitUntilReady() {
         waitFor(() -> attempt(admin.describeCluster().nodes()).map(ns -> ns.size() >= nodeCount()).orElse(false),

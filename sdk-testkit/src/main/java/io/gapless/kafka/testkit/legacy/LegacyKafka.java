@@ -1,7 +1,7 @@
 package io.gapless.kafka.testkit.legacy;
 
-import io.gapless.kafka.testkit.internal.ClusterLayout;
 import io.gapless.kafka.testkit.internal.ChildJvm;
+import io.gapless.kafka.testkit.internal.ClusterLayout;
 import io.gapless.kafka.testkit.internal.FreePorts;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
