@@ -121,15 +121,14 @@ final class ConsumerITSupport {
     }
 
     /**
-     * Throttles the SDK's baseline clients (client id {@code <clientId>-baseline}) to one byte per
-     * second: every baseline read and write then takes seconds, as on a slow or overloaded cluster.
+     * Throttles the SDK's baseline producer (client id {@code <clientId>-baseline}) to one byte per
+     * second: every baseline write then takes seconds, as on a slow or overloaded cluster.
      */
     static void throttleBaselineClients(EmbeddedKafka kafka, String clientId) throws Exception {
         org.apache.kafka.common.quota.ClientQuotaEntity entity = new org.apache.kafka.common.quota.ClientQuotaEntity(
                 Map.of(org.apache.kafka.common.quota.ClientQuotaEntity.CLIENT_ID, clientId + "-baseline"));
         kafka.admin().alterClientQuotas(List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration(entity, List.of(
-                new org.apache.kafka.common.quota.ClientQuotaAlteration.Op("producer_byte_rate", 1.0),
-                new org.apache.kafka.common.quota.ClientQuotaAlteration.Op("consumer_byte_rate", 1.0))))).all().get();
+                new org.apache.kafka.common.quota.ClientQuotaAlteration.Op("producer_byte_rate", 1.0))))).all().get();
     }
 
     /** The summed value of the SDK's {@code resets-total} metric for one classification. */

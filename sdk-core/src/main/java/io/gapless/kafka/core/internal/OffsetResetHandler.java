@@ -367,7 +367,16 @@ public final class OffsetResetHandler {
 
     /** Runs on the executor: classification, then one batched look-up per policy kind. */
     private Outcome resolve(Map<TopicPartition, Request> requests, Map<TopicPartition, Long> reportTimes, PolicyOffsets.Lookup lookups) {
-        Map<TopicPartition, PartitionClassification> classes = classify(requests);
+        Map<TopicPartition, PartitionClassification> classes;
+        try {
+            classes = classify(requests);
+        } catch (RuntimeException ex) {
+            if (!retriable(ex) || ex instanceof BaselineUnavailableException) {
+                throw ex;
+            }
+            log.debug("Classifying {} failed ({}); retried on the next report", requests.keySet(), ex.toString());
+            return new Outcome(Map.of(), Map.of());
+        }
         Map<TopicPartition, Decision> decisions = new LinkedHashMap<>();
         requests.forEach((tp, r) -> {
             TopicResetPolicies p = r.policies();

@@ -112,8 +112,9 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         for (TopicPartition tp : partitions) {
             TopicDescription d = described.get(tp.topic());
             if (d == null) {
-                throw new BaselineUnavailableException("Cannot classify " + tp + " for group " + store.group()
-                        + ": topic " + tp.topic() + " does not exist (deleted while assigned?)");
+                // Retriable, as for Kafka's own reset: the topic may appear (metadata lag) or be gone (deleted while assigned).
+                throw new org.apache.kafka.common.errors.UnknownTopicOrPartitionException("Cannot classify " + tp + " for group "
+                        + store.group() + ": topic " + tp.topic() + " does not exist");
             }
             out.put(tp, classify(tp, d.topicId(), baseline));
         }
