@@ -441,6 +441,7 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
             } catch (RuntimeException e) {
                 log.debug("Preparing the baseline of {} failed; the first real use reports it", clientId, e);
             }
+            return null;
         });
         warmUpStarted = true;
         nextProgressCheckMs = System.currentTimeMillis() + PROGRESS_CHECK_INTERVAL_MS;
@@ -502,7 +503,7 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
             return;
         }
         nextProgressCheckMs = now + PROGRESS_CHECK_INTERVAL_MS;
-        progressTask = worker.submit(() -> {
+        progressTask = worker.submitInterruptible(() -> {
             try {
                 classifier.checkProgress();
             } catch (RuntimeException e) {
