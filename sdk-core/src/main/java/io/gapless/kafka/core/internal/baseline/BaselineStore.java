@@ -1,6 +1,7 @@
 package io.gapless.kafka.core.internal.baseline;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
+import io.gapless.kafka.core.internal.ConnectionConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -258,7 +259,7 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
 
     private void ensureAdmin() {
         if (admin == null) {
-            admin = Admin.create(connection);
+            admin = Admin.create(ConnectionConfigs.withClientIdSuffix(connection, "admin"));
         }
     }
 
@@ -269,12 +270,12 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
         ensureAdmin();
         int partitions = ensureTopic();
         groupPartition = new TopicPartition(topic, Utils.toPositive(Utils.murmur2(group.getBytes(StandardCharsets.UTF_8))) % partitions);
-        Map<String, Object> p = new HashMap<>(connection);
+        Map<String, Object> p = ConnectionConfigs.withClientIdSuffix(connection, "producer");
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-        Map<String, Object> c = new HashMap<>(connection);
+        Map<String, Object> c = ConnectionConfigs.withClientIdSuffix(connection, "reader");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
