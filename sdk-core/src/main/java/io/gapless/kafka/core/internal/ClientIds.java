@@ -2,10 +2,15 @@ package io.gapless.kafka.core.internal;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The client id a decorator, its metrics and its helper clients go by: the one the user set, or
@@ -36,6 +41,25 @@ public final class ClientIds {
         idKeys.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         idKeys.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         return new DefaultClientId(idKeys).getString(CommonClientConfigs.CLIENT_ID_CONFIG);
+    }
+
+    /**
+     * The configured {@code client.id} of a producer, or Kafka's default for a transactional one
+     * ({@code producer-<transactional.id>}); {@code producer} otherwise, where only the created
+     * client knows its id (see {@link #fromMetrics}).
+     */
+    public static String producer(Map<String, ?> config) {
+        Object configured = config.get(CommonClientConfigs.CLIENT_ID_CONFIG);
+        if (configured != null && !configured.toString().isBlank()) {
+            return configured.toString();
+        }
+        Object transactionalId = config.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+        return transactionalId == null || transactionalId.toString().isBlank() ? "producer" : "producer-" + transactionalId;
+    }
+
+    /** The {@code client-id} tag of a client's own metrics, if it has any (Kafka's clients always do; mocks do not). */
+    public static Optional<String> fromMetrics(Map<MetricName, ? extends Metric> metrics) {
+        return metrics.keySet().stream().map(m -> m.tags().get("client-id")).filter(Objects::nonNull).findFirst();
     }
 
     /** Kafka's ConsumerConfig, parsed without logging it: its post-processing derives the default client id. */
