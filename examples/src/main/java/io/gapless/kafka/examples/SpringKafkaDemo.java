@@ -4,19 +4,15 @@ import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.examples.spring.DemoConfiguration;
 import io.gapless.kafka.examples.spring.OrderListeners;
 import io.gapless.kafka.examples.spring.PaymentEnricher;
+import io.gapless.kafka.examples.share.ShareDemoCluster;
 import io.gapless.kafka.examples.spring.SpringDemoResult;
 import io.gapless.kafka.share.admin.ShareGroupSettings;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.TestClients;
-import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
-import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.Awaitility;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
@@ -24,12 +20,12 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -103,8 +99,8 @@ public final class SpringKafkaDemo {
                 awaitServed(producer, written, listeners, "marker-b", 6);
                 await("the Gapless listener has every order", () -> listeners.seen(OrderListeners.GAPLESS).containsAll(afterStart(written)));
 
-                await("every payment enriched and acknowledged", () -> acknowledged(kafka) && committedOutput(kafka).size() >= PAYMENTS);
-                List<String> enriched = committedOutput(kafka);
+                await("every payment enriched and acknowledged", () -> acknowledged(kafka) && enrichedPayments(kafka).size() >= PAYMENTS);
+                List<String> enriched = enrichedPayments(kafka);
                 return new SpringDemoResult(written, listeners.seen(OrderListeners.PLAIN), listeners.duplicates(OrderListeners.PLAIN).get(),
                         listeners.seen(OrderListeners.GAPLESS), listeners.duplicates(OrderListeners.GAPLESS).get(),
                         PAYMENTS, enriched, acknowledged(kafka));
@@ -157,55 +153,14 @@ public final class SpringKafkaDemo {
     }
 
     private static boolean acknowledged(EmbeddedKafka kafka) throws Exception {
-        TopicPartition tp = new TopicPartition(PaymentEnricher.INPUT, 0);
-        SharePartitionOffsetInfo info = kafka.admin()
-                .listShareGroupOffsets(Map.of(PaymentEnricher.GROUP, new ListShareGroupOffsetsSpec().topicPartitions(List.of(tp))))
-                .partitionsToOffsetInfo(PaymentEnricher.GROUP).get(30, TimeUnit.SECONDS).get(tp);
-        return info != null && info.lag().orElse(-1L) == 0;
+        return ShareDemoCluster.fullyAcknowledged(kafka, PaymentEnricher.GROUP, PaymentEnricher.INPUT);
     }
 
-    private static List<String> committedOutput(EmbeddedKafka kafka) {
-        Map<String, Object> c = new HashMap<>();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer())) {
-            TopicPartition tp = new TopicPartition(PaymentEnricher.OUTPUT, 0);
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            long end = consumer.endOffsets(List.of(tp)).get(tp);
-            while (consumer.position(tp) < end) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
-                    values.add(r.value());
-                }
-            }
-        }
-        return values;
+    private static List<String> enrichedPayments(EmbeddedKafka kafka) {
+        return ShareDemoCluster.committedValues(kafka, PaymentEnricher.OUTPUT);
     }
 
-    private interface Check {
-        boolean holds() throws Exception;
-    }
-
-    private static void await(String what, Check check) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            try {
-                if (check.holds()) {
-                    return;
-                }
-            } catch (Exception e) {
-                // not yet: the group or topic may still be forming
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Timed out after " + WAIT + " waiting for: " + what);
-            }
-            try {
-                Thread.sleep(300);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted waiting for: " + what, e);
-            }
-        }
+    private static void await(String what, Callable<Boolean> condition) {
+        Awaitility.await(what).atMost(WAIT).pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(condition);
     }
 }
