@@ -1,6 +1,7 @@
 package io.gapless.kafka.core;
 
 import io.gapless.kafka.core.internal.BaselineWorker;
+import io.gapless.kafka.core.internal.ClientIds;
 import io.gapless.kafka.core.internal.ConnectionConfigs;
 import io.gapless.kafka.core.internal.ModeDecision;
 import io.gapless.kafka.core.internal.OffsetResetHandler;
@@ -75,7 +76,6 @@ import java.util.stream.Collectors;
  */
 public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
     private static final Logger log = LoggerFactory.getLogger(GaplessConsumer.class);
-    private static final AtomicInteger CLIENT_SEQUENCE = new AtomicInteger();
     /** KafkaConsumer's own default for {@code close()} without a timeout. */
     private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
     /** How often a group whose baseline does not yet know of committed offsets asks the broker. */
@@ -123,6 +123,10 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
     GaplessConsumer(Map<String, Object> configs, Function<Map<String, Object>, Consumer<K, V>> delegateFactory,
                     BrokerCapabilities clientCapabilities, Function<Map<String, Object>, BrokerCapabilities> brokerProbe) {
         Map<String, Object> userConfig = new HashMap<>(configs);
+        // Kafka's own client id, pinned on the delegate: its metrics, the SDK's and the helper clients' ids agree.
+        String clientId = ClientIds.consumer(userConfig);
+        userConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        this.clientId = clientId;
         GaplessConsumerConfig config = new GaplessConsumerConfig(userConfig);
         Optional<ResetPolicy> newPolicy = config.newPartitionsPolicy();
         this.decision = ModeDecision.decide(newPolicy.isPresent(), config.mode(), clientCapabilities,
@@ -130,14 +134,12 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         this.unavailablePolicy = config.baselineUnavailablePolicy();
         this.defaultApiTimeout = Duration.ofMillis(config.defaultApiTimeoutMs());
         Map<String, Object> delegateConfig = GaplessConsumerConfig.withoutSdkKeys(userConfig);
-        String clientId = clientId(userConfig);
-        this.clientId = clientId;
         switch (decision.kind()) {
             case NATIVE -> delegateConfig.put(GaplessConsumerConfig.AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, newPolicy.orElseThrow().toString());
             case EMULATE -> delegateConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, ResetPolicy.NONE.toString());
             default -> { }
         }
-        this.resetMetrics = new ResetMetrics(clientId, decision.kind().label());
+        this.resetMetrics = new ResetMetrics(clientId, decision.kind());
         if (decision.kind() == ModeDecision.Kind.EMULATE) {
             String group = String.valueOf(userConfig.get(ConsumerConfig.GROUP_ID_CONFIG));
             BaselineStore store = new BaselineStore(config.baselineTopic(), group, BaselineStore.GroupType.CONSUMER,
@@ -523,14 +525,6 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         if (resetMetrics != null) {
             resetMetrics.close();
         }
-    }
-
-    private static String clientId(Map<String, Object> config) {
-        Object id = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
-        if (id != null && !id.toString().isBlank()) {
-            return id.toString();
-        }
-        return "gapless-consumer-" + config.getOrDefault(ConsumerConfig.GROUP_ID_CONFIG, "") + "-" + CLIENT_SEQUENCE.incrementAndGet();
     }
 
     private static BrokerCapabilities probeBroker(Map<String, Object> userConfig) {

@@ -1,5 +1,6 @@
 package io.gapless.kafka.share;
 
+import io.gapless.kafka.core.internal.ClientIds;
 import io.gapless.kafka.share.internal.AdminTopicIdResolver;
 import io.gapless.kafka.share.internal.ConsumerTransactionSupport;
 import io.gapless.kafka.share.internal.LedgerDedupFilter;
@@ -123,7 +124,10 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
         Object mode = settings.get(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG);
         boolean transactional = mode != null && GaplessShareConfig.ACKNOWLEDGEMENT_MODE_TRANSACTIONAL.equalsIgnoreCase(mode.toString().trim());
         Object groupId = settings.get(ConsumerConfig.GROUP_ID_CONFIG);
-        String clientId = String.valueOf(settings.getOrDefault(ConsumerConfig.CLIENT_ID_CONFIG, "gapless-share-" + Uuid.randomUuid()));
+        // Kafka's own client id, pinned on the delegate: its metrics, the SDK's and the helper clients' ids agree.
+        String clientId = ClientIds.consumer(settings);
+        settings.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        original.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         this.metadata = groupId == null ? null : new ShareGroupMetadata(groupId.toString(), "gapless-" + Uuid.randomUuid(), 0);
 
         boolean emulate = false;
@@ -132,7 +136,7 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
                 throw new ConfigException(ConsumerConfig.GROUP_ID_CONFIG, null, "a transactional share consumer needs a group.id");
             }
             NativeShareTransactions nat = nativeSupport != null ? nativeSupport
-                    : new ReflectiveNativeShareTransactions(AckLedger.commonClientConfig(settings));
+                    : new ReflectiveNativeShareTransactions(AckLedger.helperConfig(settings, clientId + "-share-probe"));
             boolean nativePath = nat.clientSupports() && nat.brokerSupports();
             if (nativePath) {
                 log.info("Share consumer {}: transactional acknowledgements are native (KIP-1289)", clientId);

@@ -1,5 +1,6 @@
 package io.gapless.kafka.share;
 
+import io.gapless.kafka.core.internal.ClientIds;
 import io.gapless.kafka.share.internal.CommitCheck;
 import io.gapless.kafka.share.internal.LedgerCommitProtocol;
 import io.gapless.kafka.share.internal.NativeShareTransactions;
@@ -34,9 +35,13 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.metrics.KafkaMetric;
+import org.apache.kafka.common.metrics.JmxReporter;
+import org.apache.kafka.common.metrics.KafkaMetricsContext;
+import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,7 +107,8 @@ public class TransactionalShareProducer<K, V> implements Producer<K, V> {
     private final String transactionalId;
     private final Path path;
     private final NativeShareTransactions nativeSupport;
-    private final Metrics sdkMetrics = new Metrics();
+    private final Metrics sdkMetrics = new Metrics(new MetricConfig(), List.of(new JmxReporter()), Time.SYSTEM,
+            new KafkaMetricsContext("gapless.share"));
     private final AckLedger ledger;
     private final long maxBlockMs;
     private final Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged = new LinkedHashMap<>();
@@ -146,11 +152,10 @@ public class TransactionalShareProducer<K, V> implements Producer<K, V> {
         Object txnId = settings.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
         this.transactionalId = txnId == null ? null : txnId.toString();
         this.maxBlockMs = Long.parseLong(String.valueOf(settings.getOrDefault(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000)));
-        String clientId = String.valueOf(settings.getOrDefault(ProducerConfig.CLIENT_ID_CONFIG,
-                "gapless-share-producer-" + (transactionalId == null ? Uuid.randomUuid() : transactionalId)));
+        String configuredId = ClientIds.producer(settings);
         this.nativeSupport = injectedNative != null ? injectedNative
-                : new ReflectiveNativeShareTransactions(AckLedger.commonClientConfig(settings));
-        this.path = choosePath(sdk, clientId);
+                : new ReflectiveNativeShareTransactions(AckLedger.helperConfig(settings, configuredId + "-share-probe"));
+        this.path = choosePath(sdk, configuredId);
 
         this.keySerializer = keySerializer != null ? keySerializer
                 : (Serializer<K>) serializer(settings, ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, true);
@@ -160,6 +165,8 @@ public class TransactionalShareProducer<K, V> implements Producer<K, V> {
         raw.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         raw.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         this.delegate = injected != null ? injected : new KafkaProducer<>(raw);
+        // The SDK's metrics and the ledger's clients go by the Kafka producer's own client id.
+        String clientId = ClientIds.fromMetrics(delegate.metrics()).orElse(configuredId);
         this.ledger = path == Path.EMULATE ? new AckLedger(settings, sdk, clientId, sdkMetrics) : null;
     }
 
@@ -510,7 +517,10 @@ public class TransactionalShareProducer<K, V> implements Producer<K, V> {
         return delegate.partitionsFor(topic);
     }
 
-    /** The Kafka producer's metrics plus the SDK's ({@code gapless-share-ledger} group: {@code bytes-since-snapshot}). */
+    /**
+     * The Kafka producer's metrics plus the SDK's ({@code gapless-share-ledger} group:
+     * {@code bytes-since-snapshot}, tagged with the producer's {@code client-id}; also in JMX under {@code gapless.share}).
+     */
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
         Map<MetricName, Metric> all = new LinkedHashMap<>(delegate.metrics());

@@ -78,21 +78,31 @@ public final class ShareDemoCluster {
 
     /** Whether the share group acknowledged every order (Kafka's share-group lag is 0). */
     public boolean allAcknowledged() throws Exception {
-        TopicPartition tp = new TopicPartition(INPUT, 0);
-        SharePartitionOffsetInfo info = kafka.admin()
-                .listShareGroupOffsets(Map.of(GROUP, new ListShareGroupOffsetsSpec().topicPartitions(List.of(tp))))
-                .partitionsToOffsetInfo(GROUP).get(30, TimeUnit.SECONDS).get(tp);
-        return info != null && info.lag().orElse(-1L) == 0;
+        return fullyAcknowledged(kafka, GROUP, INPUT);
     }
 
     /** Every record a read_committed consumer sees in the output topic. */
     public List<String> committedOutput() {
+        return committedValues(kafka, OUTPUT);
+    }
+
+    /** Whether share group {@code group} acknowledged every record of partition 0 of {@code topic} (its lag is 0). */
+    public static boolean fullyAcknowledged(EmbeddedKafka kafka, String group, String topic) throws Exception {
+        TopicPartition tp = new TopicPartition(topic, 0);
+        SharePartitionOffsetInfo info = kafka.admin()
+                .listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec().topicPartitions(List.of(tp))))
+                .partitionsToOffsetInfo(group).get(30, TimeUnit.SECONDS).get(tp);
+        return info != null && info.lag().orElse(-1L) == 0;
+    }
+
+    /** Every value a read_committed consumer sees in partition 0 of {@code topic}, from its beginning. */
+    public static List<String> committedValues(EmbeddedKafka kafka, String topic) {
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer())) {
-            TopicPartition tp = new TopicPartition(OUTPUT, 0);
+            TopicPartition tp = new TopicPartition(topic, 0);
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
             long end = consumer.endOffsets(List.of(tp)).get(tp);

@@ -32,4 +32,12 @@ public final class ConnectionConfigs {
         out.put(CommonClientConfigs.CLIENT_ID_CONFIG, base + "-" + clientIdSuffix);
         return out;
     }
+
+    /** A copy of {@code connection} whose client id has {@code suffix} appended: one id per helper client (JMX names, quotas, broker logs). */
+    public static Map<String, Object> withClientIdSuffix(Map<String, Object> connection, String suffix) {
+        Map<String, Object> out = new HashMap<>(connection);
+        Object clientId = connection.get(CommonClientConfigs.CLIENT_ID_CONFIG);
+        out.put(CommonClientConfigs.CLIENT_ID_CONFIG, (clientId == null ? "gapless" : clientId) + "-" + suffix);
+        return out;
+    }
 }

@@ -15,7 +15,10 @@ import java.util.function.Supplier;
  */
 public record ModeDecision(Kind kind, String reason) {
 
-    /** What the decorator does. */
+    /**
+     * What the decorator does. The {@code new-partitions-mode} metric reports it as its ordinal,
+     * as Kafka reports states (KIP-1091's {@code client-state}): 0 off, 1 native, 2 emulate.
+     */
     public enum Kind {
         /** No new-partitions policy set: a plain pass-through. */
         OFF,
@@ -23,6 +26,10 @@ public record ModeDecision(Kind kind, String reason) {
         NATIVE,
         /** The SDK applies the policy through its group baseline. */
         EMULATE;
+
+        /** The description of the {@code new-partitions-mode} metrics (consumer and share consumer). */
+        public static final String METRIC_DOC =
+                "How the new-partitions policy is delivered, as a number: 0 off (no policy set), 1 native (Kafka applies it), 2 emulate (the SDK applies it)";
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);

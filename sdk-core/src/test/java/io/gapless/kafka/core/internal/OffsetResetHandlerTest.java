@@ -39,7 +39,7 @@ class OffsetResetHandlerTest {
     private static final TopicPartition NEW3 = new TopicPartition("t", 3);
 
     private final ManualTime time = new ManualTime(1_000_000L);
-    private final ResetMetrics metrics = new ResetMetrics("test", "emulate");
+    private final ResetMetrics metrics = new ResetMetrics("test", ModeDecision.Kind.EMULATE);
     private final TimedMockConsumer consumer = new TimedMockConsumer();
     private final AtomicInteger classifications = new AtomicInteger();
     private final PartitionClassifier newFromTwo = partitions -> {

@@ -58,7 +58,7 @@ public final class SourceResetEmulation implements AutoCloseable {
         Object groupId = consumerConfig.get(ConsumerConfig.GROUP_ID_CONFIG);
         this.group = groupId == null ? plan.applicationId() : groupId.toString();
         Object clientId = consumerConfig.get(ConsumerConfig.CLIENT_ID_CONFIG);
-        this.metrics = new ResetMetrics(clientId == null ? group + "-main-consumer" : clientId.toString(), plan.decision().kind().label());
+        this.metrics = new ResetMetrics(clientId == null ? group + "-main-consumer" : clientId.toString(), plan.decision().kind());
         this.handler = new OffsetResetHandler(plan, this::classifier, plan.unavailablePolicy(), metrics, Time.SYSTEM);
     }
 

@@ -2,6 +2,7 @@ package io.gapless.kafka.core.internal.baseline;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
 import io.gapless.kafka.core.internal.PolicyOffsets;
+import io.gapless.kafka.core.internal.ConnectionConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -374,7 +375,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
 
     private void ensureAdmin() {
         if (admin == null) {
-            admin = Admin.create(connection);
+            admin = Admin.create(ConnectionConfigs.withClientIdSuffix(connection, "admin"));
         }
     }
 
@@ -383,7 +384,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         if (reader != null) {
             return;
         }
-        Map<String, Object> c = new HashMap<>(connection);
+        Map<String, Object> c = ConnectionConfigs.withClientIdSuffix(connection, "reader");
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         // The baseline is written without transactions; the user's level matters for the offset look-ups made for it.
@@ -400,7 +401,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         ensureAdmin();
         int partitions = ensureTopic();
         TopicPartition mine = new TopicPartition(topic, Utils.toPositive(Utils.murmur2(group.getBytes(StandardCharsets.UTF_8))) % partitions);
-        Map<String, Object> p = new HashMap<>(connection);
+        Map<String, Object> p = ConnectionConfigs.withClientIdSuffix(connection, "producer");
         if (producer != null) {
             producer.close(Duration.ZERO); // an earlier open that failed half-way
         }

@@ -1,6 +1,7 @@
 package io.gapless.kafka.share.internal.ledger;
 
 import io.gapless.kafka.share.GaplessShareConfig;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
@@ -72,6 +73,13 @@ public final class AckLedger implements AutoCloseable {
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
+    /** {@link #commonClientConfig} with a client id of its own, for a helper client (JMX names, quotas and broker logs tell it apart). */
+    public static Map<String, Object> helperConfig(Map<String, Object> clientConfig, String clientId) {
+        Map<String, Object> config = new HashMap<>(commonClientConfig(clientConfig));
+        config.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientId);
+        return config;
+    }
+
     public String topic() {
         return config.ledgerTopic();
     }
@@ -112,7 +120,7 @@ public final class AckLedger implements AutoCloseable {
         LedgerIndex index = committed().index(partition);
         MetricName name = metrics.metricName("bytes-since-snapshot", METRIC_GROUP,
                 "Ledger entry bytes read from this ack-ledger partition since its last snapshot (KIP-1349's rule).",
-                Map.of("topic", topic(), "partition", Integer.toString(partition)));
+                Map.of("client-id", clientId, "topic", topic(), "partition", Integer.toString(partition)));
         metrics.addMetric(name, (Measurable) (cfg, now) -> index.bytesSinceSnapshot());
     }
 

@@ -35,7 +35,7 @@ public final class LedgerView implements AutoCloseable {
     // so the index is incomplete until that snapshot has been read.
     private final Map<Integer, Boolean> awaitingSnapshot = new HashMap<>();
 
-    public LedgerView(Map<String, Object> clientConfig, String topic, IsolationLevel isolation, String clientIdSuffix) {
+    public LedgerView(Map<String, Object> clientConfig, String topic, IsolationLevel isolation, String clientId) {
         this.topic = topic;
         this.isolation = isolation;
         Map<String, Object> config = new HashMap<>(clientConfig);
@@ -44,8 +44,7 @@ public final class LedgerView implements AutoCloseable {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        Object clientId = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, (clientId == null ? "gapless" : clientId) + "-" + clientIdSuffix);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         this.consumer = new KafkaConsumer<>(config);
     }
 

@@ -3,6 +3,7 @@ package io.gapless.kafka.share.internal.reset;
 import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.core.internal.ConnectionConfigs;
+import io.gapless.kafka.core.internal.ModeDecision;
 import io.gapless.kafka.core.internal.baseline.BaselineStore;
 import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
 import io.gapless.kafka.share.admin.ShareGroupSettings;
@@ -88,7 +89,7 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
                     + ShareResetSettings.NEW_PARTITIONS_CONFIG + " (KIP-1327); use auto or emulate");
         }
         this.nativeMode = knows;
-        this.metrics = new ShareResetMetrics(clientId, knows ? "native" : "emulate");
+        this.metrics = new ShareResetMetrics(clientId, knows ? ModeDecision.Kind.NATIVE : ModeDecision.Kind.EMULATE);
         if (knows) {
             this.classifier = null;
             this.starts = null;
