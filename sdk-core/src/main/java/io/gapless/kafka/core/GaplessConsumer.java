@@ -1,7 +1,7 @@
 package io.gapless.kafka.core;
 
-import io.gapless.kafka.core.internal.ConnectionConfigs;
-import io.gapless.kafka.core.internal.ModeDecision;
+import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.core.internal.OffsetResetHandler;
 import io.gapless.kafka.core.internal.RegisteringRebalanceListener;
 import io.gapless.kafka.core.internal.ResetMetrics;

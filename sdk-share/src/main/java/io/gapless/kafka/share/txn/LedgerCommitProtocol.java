@@ -1,0 +1,207 @@
+package io.gapless.kafka.share.txn;
+
+import io.gapless.kafka.share.internal.ledger.AckLedger;
+import io.gapless.kafka.share.internal.ledger.LedgerEntry;
+import io.gapless.kafka.share.internal.ledger.LedgerIndex;
+import io.gapless.kafka.share.internal.ledger.LedgerRange;
+import io.gapless.kafka.share.internal.ledger.LedgerView;
+import io.gapless.kafka.share.internal.ledger.ShareKey;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The emulated commit (see sdk-share/RATIONALE.md): write one ledger entry per ledger partition
+ * inside the open transaction, read the partition back up to it, and commit only if no entry
+ * before it holds one of our records with a newer delivery or a committed acknowledgement.
+ * Entries before ours whose fate is still open are waited for; their holders are fenced when
+ * they overlap our records (they hold an expired delivery), so a dead holder does not stall us.
+ */
+public final class LedgerCommitProtocol {
+    private static final Logger log = LoggerFactory.getLogger(LedgerCommitProtocol.class);
+
+    private final AckLedger ledger;
+    private final Producer<byte[], byte[]> producer;
+    private final String transactionalId;
+
+    public LedgerCommitProtocol(AckLedger ledger, Producer<byte[], byte[]> producer, String transactionalId) {
+        this.ledger = ledger;
+        this.producer = producer;
+        this.transactionalId = transactionalId;
+    }
+
+    /** Ledger partitions an entry was written to by the last {@link #writeAndCheck}. */
+    private final Set<Integer> touched = new TreeSet<>();
+
+    public Set<Integer> touchedPartitions() {
+        return touched;
+    }
+
+    /**
+     * Writes the ledger entries of {@code staged} into the open transaction and checks them.
+     *
+     * @throws KafkaException (incl. ProducerFencedException, TimeoutException) when it cannot decide;
+     *                        the caller then aborts
+     */
+    public CommitCheck writeAndCheck(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, long deadlineNanos) {
+        touched.clear();
+        // One entry per ledger partition: a transaction has one offset there, below which every
+        // conflicting entry lies (see RATIONALE: the last stable offset can then pass them).
+        Map<Integer, Map<ShareKey, List<LedgerRange>>> byPartition = new LinkedHashMap<>();
+        Map<Integer, String> groupOf = new HashMap<>();
+        staged.forEach((participant, ranges) -> {
+            String group = participant.metadata().groupId();
+            int p = ledger.partitionFor(group);
+            groupOf.putIfAbsent(p, group);
+            Map<ShareKey, List<LedgerRange>> entry = byPartition.computeIfAbsent(p, x -> new LinkedHashMap<>());
+            ranges.forEach((tip, list) -> entry.computeIfAbsent(ShareKey.of(group, tip), k -> new ArrayList<>()).addAll(list));
+        });
+        Map<Integer, Future<RecordMetadata>> sends = new LinkedHashMap<>();
+        byPartition.forEach((p, ranges) -> sends.put(p,
+                producer.send(ledger.entryRecord(p, groupOf.get(p), new LedgerEntry(transactionalId, ranges)))));
+        producer.flush();
+        Map<Integer, Long> offsets = new LinkedHashMap<>();
+        for (Map.Entry<Integer, Future<RecordMetadata>> e : sends.entrySet()) {
+            offsets.put(e.getKey(), await(e.getValue(), deadlineNanos).offset());
+            touched.add(e.getKey());
+        }
+        TransactionPhases.reached(TransactionPhases.LEDGER_WRITTEN);
+
+        Map<ShareKey, Map<Long, AcknowledgeType>> doneElsewhere = new HashMap<>();
+        Set<String> reasons = new TreeSet<>();
+        for (Map.Entry<Integer, Long> e : offsets.entrySet()) {
+            check(e.getKey(), e.getValue(), byPartition.get(e.getKey()), deadlineNanos, doneElsewhere, reasons);
+        }
+        if (reasons.isEmpty()) {
+            return CommitCheck.clear();
+        }
+        Map<ShareAckParticipant, Map<TopicIdPartition, Map<Long, AcknowledgeType>>> onAbort = new LinkedHashMap<>();
+        staged.forEach((participant, ranges) -> {
+            Map<TopicIdPartition, Map<Long, AcknowledgeType>> settle = new LinkedHashMap<>();
+            ranges.forEach((tip, list) -> {
+                Map<Long, AcknowledgeType> done = doneElsewhere.getOrDefault(ShareKey.of(participant.metadata().groupId(), tip), Map.of());
+                Map<Long, AcknowledgeType> byOffset = new LinkedHashMap<>();
+                for (LedgerRange r : list) {
+                    for (long o = r.first(); o <= r.last(); o++) {
+                        byOffset.put(o, done.getOrDefault(o, AcknowledgeType.RELEASE));
+                    }
+                }
+                settle.put(tip, byOffset);
+            });
+            onAbort.put(participant, settle);
+        });
+        return new CommitCheck(true, String.join("; ", reasons), onAbort);
+    }
+
+    private void check(int p, long own, Map<ShareKey, List<LedgerRange>> ours, long deadlineNanos,
+                       Map<ShareKey, Map<Long, AcknowledgeType>> doneElsewhere, Set<String> reasons) {
+        // 1. Read back every entry up to our own, whatever its transaction's fate.
+        LedgerView all = ledger.uncommitted();
+        all.catchUpTo(p, own + 1, deadlineNanos);
+        LedgerIndex seen = all.index(p);
+        List<LedgerRange> earlier = new ArrayList<>();
+        for (Map.Entry<ShareKey, List<LedgerRange>> e : ours.entrySet()) {
+            long watermark = seen.watermark(e.getKey());
+            for (LedgerRange mine : e.getValue()) {
+                if (mine.first() < watermark) {
+                    reasons.add(describe(e.getKey(), mine) + " lies below the share-partition start offset " + watermark
+                            + " (already acknowledged): this holder's lock had expired");
+                }
+                for (LedgerRange other : seen.overlapping(e.getKey(), mine.first(), mine.last(), own)) {
+                    if (other.deliveryCount() > mine.deliveryCount()) {
+                        // Someone received these records after us: our delivery ended, our lock expired.
+                        reasons.add(describe(e.getKey(), mine) + " was redelivered (delivery " + other.deliveryCount()
+                                + " staged by transactional.id " + other.transactionalId() + "): this holder's lock had expired");
+                    }
+                    earlier.add(other);
+                }
+            }
+        }
+        if (!reasons.isEmpty()) {
+            return;
+        }
+        // 2. Wait until every earlier entry's transaction is resolved (the committed view's position
+        //    is the last stable offset it passed). Fence the holders of overlapping open entries:
+        //    they hold a delivery older than ours, so they could only commit a duplicate.
+        LedgerView committed = ledger.committed();
+        ledger.meter(p);
+        Set<String> fenced = new HashSet<>();
+        // An incomplete view (restarted after truncation, snapshot not read yet) must not answer.
+        while (committed.position(p) < own || !committed.complete(p)) {
+            if (System.nanoTime() > deadlineNanos) {
+                throw new TimeoutException("Timed out waiting for earlier transactions on ack ledger " + ledger.topic() + "-" + p
+                        + " to resolve (position " + committed.position(p) + ", own entry at " + own + ")");
+            }
+            long position = committed.position(p);
+            for (LedgerRange other : earlier) {
+                if (other.ledgerOffset() >= position && !other.transactionalId().equals(transactionalId)
+                        && fenced.add(other.transactionalId())) {
+                    ledger.fence(other.transactionalId());
+                }
+            }
+            committed.pollOnce(Duration.ofMillis(50));
+        }
+        // 3. With every earlier fate known: a committed entry holding one of our records means it is done.
+        LedgerIndex done = committed.index(p);
+        for (Map.Entry<ShareKey, List<LedgerRange>> e : ours.entrySet()) {
+            long watermark = done.watermark(e.getKey());
+            for (LedgerRange mine : e.getValue()) {
+                if (mine.first() < watermark) {
+                    reasons.add(describe(e.getKey(), mine) + " lies below the share-partition start offset " + watermark
+                            + " (already acknowledged)");
+                }
+                for (LedgerRange other : done.overlapping(e.getKey(), mine.first(), mine.last(), own)) {
+                    long from = Math.max(mine.first(), other.first());
+                    long to = Math.min(mine.last(), other.last());
+                    Map<Long, AcknowledgeType> map = doneElsewhere.computeIfAbsent(e.getKey(), k -> new HashMap<>());
+                    for (long o = from; o <= to; o++) {
+                        map.put(o, AcknowledgeType.forId(other.ackType()));
+                    }
+                    reasons.add(e.getKey().topic() + "-" + e.getKey().partition() + " offsets " + from + ".." + to
+                            + " were already committed by transactional.id " + other.transactionalId());
+                }
+            }
+        }
+        if (!reasons.isEmpty()) {
+            log.info("Ack-ledger check refused commit of transactional.id {}: {}", transactionalId, reasons);
+        }
+    }
+
+    private static String describe(ShareKey key, LedgerRange r) {
+        return key.topic() + "-" + key.partition() + " offsets " + r.first() + ".." + r.last() + " (delivery " + r.deliveryCount() + ")";
+    }
+
+    private static RecordMetadata await(Future<RecordMetadata> future, long deadlineNanos) {
+        try {
+            return future.get(Math.max(1, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while writing the ack ledger", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof KafkaException ke) {
+                throw ke;
+            }
+            throw new KafkaException("Writing the ack ledger failed", e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new TimeoutException("Timed out writing the ack ledger", e);
+        }
+    }
+}
