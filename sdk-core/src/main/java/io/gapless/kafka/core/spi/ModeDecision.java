@@ -56,10 +56,10 @@ public record ModeDecision(Kind kind, String reason) {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
 
-        /** The fallback spelled {@code value} (case-insensitive), as {@link #toString()} prints it. */
+        /** The fallback spelled {@code value}, as {@link #toString()} prints it. */
         public static Fallback of(String value) {
             for (Fallback f : values()) {
-                if (f.toString().equalsIgnoreCase(value.trim())) {
+                if (f.toString().equals(value)) {
                     return f;
                 }
             }

@@ -1,13 +1,11 @@
 package io.gapless.kafka.share.ledger;
 
-import io.gapless.kafka.share.GaplessShareConfig;
+import io.gapless.kafka.core.spi.ConnectionConfigs;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -15,7 +13,6 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.metrics.Measurable;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -38,15 +35,15 @@ import java.util.stream.Collectors;
 /**
  * The ack-ledger topic as one client sees it: its partitioning (one group, one ledger partition,
  * so all entries of a share-partition are totally ordered), its read views, snapshots, fencing
- * and the {@code bytes-since-snapshot} metric. Used from one thread at a time.
+ * and the {@code bytes-since-snapshot} metric. Helper clients are created on first use, with the
+ * connection settings of the client that owns the ledger. Used from one thread at a time.
  */
 public final class AckLedger implements AutoCloseable {
     public static final String METRIC_GROUP = "gapless-share-ledger";
     private static final Logger log = LoggerFactory.getLogger(AckLedger.class);
 
-    private final Map<String, Object> commonConfig;
-    private final GaplessShareConfig config;
-    private final String clientId;
+    private final Map<String, Object> clientConfig;
+    private final LedgerSettings settings;
     private final Metrics metrics;
     private Admin admin;
     private LedgerView committed;
@@ -55,31 +52,31 @@ public final class AckLedger implements AutoCloseable {
     private Integer partitionCount;
     private final Set<Integer> metered = new HashSet<>();
 
-    public AckLedger(Map<String, Object> clientConfig, GaplessShareConfig config, String clientId, Metrics metrics) {
-        this.commonConfig = commonClientConfig(clientConfig);
-        this.config = config;
-        this.clientId = clientId;
+    /**
+     * @param clientConfig the owning client's Kafka settings (only connection and security settings are used)
+     * @param clientId     the owning client's id; helper clients derive theirs from it
+     * @param metrics      where {@code bytes-since-snapshot} is registered; null for none
+     */
+    public AckLedger(Map<String, Object> clientConfig, LedgerSettings settings, String clientId, Metrics metrics) {
+        this.clientConfig = new HashMap<>(clientConfig);
+        this.clientConfig.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientId);
+        this.settings = settings;
         this.metrics = metrics;
     }
 
-    /** Client settings every Kafka client accepts (bootstrap, security, timeouts), from any client's config. */
-    public static Map<String, Object> commonClientConfig(Map<String, Object> clientConfig) {
-        Set<String> common = new HashSet<>(ConsumerConfig.configNames());
-        common.retainAll(ProducerConfig.configNames());
-        common.retainAll(AdminClientConfig.configNames());
-        common.remove(ConsumerConfig.CLIENT_ID_CONFIG);
-        return clientConfig.entrySet().stream().filter(e -> common.contains(e.getKey()) && e.getValue() != null)
-                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    /** A helper client's connection settings, with the client id {@code <owner>-<suffix>}. */
+    private Map<String, Object> helperConfig(String suffix) {
+        return ConnectionConfigs.from(clientConfig, suffix);
     }
 
     public String topic() {
-        return config.ledgerTopic();
+        return settings.topic();
     }
 
     /** The ledger partition of every entry of {@code group}; creates the ledger topic on first use. */
     public int partitionFor(String group) {
         if (partitionCount == null) {
-            partitionCount = ensureTopic();
+            partitionCount = LedgerTopic.ensure(admin(), settings);
         }
         return Utils.toPositive(Utils.murmur2(group.getBytes(StandardCharsets.UTF_8))) % partitionCount;
     }
@@ -91,7 +88,7 @@ public final class AckLedger implements AutoCloseable {
     /** The read_committed view: entries whose transaction committed, and snapshots. */
     public LedgerView committed() {
         if (committed == null) {
-            committed = new LedgerView(commonConfig, topic(), IsolationLevel.READ_COMMITTED, clientId + "-ledger-committed");
+            committed = new LedgerView(helperConfig("ledger-committed"), topic(), IsolationLevel.READ_COMMITTED);
         }
         return committed;
     }
@@ -99,7 +96,7 @@ public final class AckLedger implements AutoCloseable {
     /** The read_uncommitted view: every entry written, whatever its transaction's fate. */
     public LedgerView uncommitted() {
         if (uncommitted == null) {
-            uncommitted = new LedgerView(commonConfig, topic(), IsolationLevel.READ_UNCOMMITTED, clientId + "-ledger-all");
+            uncommitted = new LedgerView(helperConfig("ledger-all"), topic(), IsolationLevel.READ_UNCOMMITTED);
         }
         return uncommitted;
     }
@@ -125,7 +122,7 @@ public final class AckLedger implements AutoCloseable {
         LedgerView view = committed();
         view.catchUpToEnd(partition, deadlineNanos);
         LedgerIndex index = view.index(partition);
-        if (index.bytesSinceSnapshot() < config.maxBytesBetweenSnapshots()) {
+        if (index.bytesSinceSnapshot() < settings.maxBytesBetweenSnapshots()) {
             return;
         }
         long coversBelow = view.position(partition);
@@ -193,9 +190,8 @@ public final class AckLedger implements AutoCloseable {
      * open transaction (aborted, or completed if it was already committing).
      */
     public void fence(String transactionalId) {
-        Map<String, Object> props = new HashMap<>(commonConfig);
+        Map<String, Object> props = helperConfig("fencer");
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-        props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId + "-fencer");
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         try (KafkaProducer<byte[], byte[]> fencer = new KafkaProducer<>(props)) {
@@ -204,72 +200,16 @@ public final class AckLedger implements AutoCloseable {
         log.info("Fenced transactional.id {}: its holder lost records to a newer delivery", transactionalId);
     }
 
-    private int ensureTopic() {
-        NewTopic topic = new NewTopic(topic(), Optional.of(config.ledgerPartitions()),
-                config.ledgerReplicationFactor() == -1 ? Optional.empty() : Optional.of(config.ledgerReplicationFactor()))
-                .configs(Map.of("cleanup.policy", "delete", "retention.ms", "-1", "retention.bytes", "-1"));
-        try {
-            admin().createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-            log.info("Created ack-ledger topic {} with {} partition(s)", topic(), config.ledgerPartitions());
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new KafkaException("Cannot create the ack-ledger topic " + topic(), e.getCause());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KafkaException("Interrupted while creating the ack-ledger topic", e);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("Timed out creating the ack-ledger topic " + topic(), e);
-        }
-        // Metadata of a topic just created reaches every broker a little later: retry until its
-        // partitions have leaders, so the first transaction does not start on a missing partition.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            try {
-                List<org.apache.kafka.common.TopicPartitionInfo> partitions = admin().describeTopics(List.of(topic())).allTopicNames()
-                        .get(30, TimeUnit.SECONDS).get(topic()).partitions();
-                if (partitions.stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
-                    if (partitions.size() != config.ledgerPartitions()) {
-                        log.info("Ack-ledger topic {} has {} partitions (configured {}); using {}", topic(), partitions.size(),
-                                config.ledgerPartitions(), partitions.size());
-                    }
-                    return partitions.size();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new KafkaException("Interrupted while describing the ack-ledger topic", e);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof org.apache.kafka.common.errors.RetriableException) || System.nanoTime() > deadline) {
-                    throw new KafkaException("Cannot describe the ack-ledger topic " + topic(), e.getCause());
-                }
-            } catch (java.util.concurrent.TimeoutException e) {
-                throw new org.apache.kafka.common.errors.TimeoutException("Timed out describing the ack-ledger topic " + topic(), e);
-            }
-            if (System.nanoTime() > deadline) {
-                throw new org.apache.kafka.common.errors.TimeoutException("Ack-ledger topic " + topic() + " has partitions without a leader");
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new KafkaException("Interrupted while waiting for the ack-ledger topic", e);
-            }
-        }
-    }
-
     private Admin admin() {
         if (admin == null) {
-            Map<String, Object> props = new HashMap<>(commonConfig);
-            props.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId + "-ledger-admin");
-            admin = Admin.create(props);
+            admin = Admin.create(helperConfig("ledger-admin"));
         }
         return admin;
     }
 
     private KafkaProducer<byte[], byte[]> snapshotProducer() {
         if (snapshotProducer == null) {
-            Map<String, Object> props = new HashMap<>(commonConfig);
-            props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId + "-ledger-snapshots");
+            Map<String, Object> props = helperConfig("ledger-snapshots");
             props.put(ProducerConfig.ACKS_CONFIG, "all");
             props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
             props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);

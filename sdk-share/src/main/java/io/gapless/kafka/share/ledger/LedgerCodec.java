@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Binary form of ledger records: a version byte, a kind byte, then the entry or the snapshot. */
-public final class LedgerCodec {
+final class LedgerCodec {
     static final byte VERSION = 1;
     static final byte KIND_ENTRY = 1;
     static final byte KIND_SNAPSHOT = 2;
@@ -22,7 +22,7 @@ public final class LedgerCodec {
     private LedgerCodec() {
     }
 
-    public static byte[] encodeEntry(LedgerEntry entry) {
+    static byte[] encodeEntry(LedgerEntry entry) {
         return write(out -> {
             out.writeByte(KIND_ENTRY);
             out.writeUTF(entry.transactionalId());
@@ -30,7 +30,7 @@ public final class LedgerCodec {
         });
     }
 
-    public static byte[] encodeSnapshot(LedgerSnapshot snapshot) {
+    static byte[] encodeSnapshot(LedgerSnapshot snapshot) {
         return write(out -> {
             out.writeByte(KIND_SNAPSHOT);
             out.writeLong(snapshot.coversBelow());
@@ -54,7 +54,7 @@ public final class LedgerCodec {
     }
 
     /** Decodes a ledger record read at {@code ledgerOffset}: a {@link LedgerEntry} (ranges carry the offset) or a {@link LedgerSnapshot}. */
-    public static Object decode(byte[] value, long ledgerOffset) {
+    static Object decode(byte[] value, long ledgerOffset) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
             byte version = in.readByte();
             if (version != VERSION) {

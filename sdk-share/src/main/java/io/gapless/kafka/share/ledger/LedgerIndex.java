@@ -13,6 +13,7 @@ import java.util.Set;
  * latest snapshot. Memory stays bounded because each snapshot replaces everything below it.
  */
 public final class LedgerIndex {
+    // The constructor and addEntry are public for the ledger benchmark, which builds an index by itself.
     private final Map<ShareKey, List<LedgerRange>> ranges = new HashMap<>();
     private final Map<ShareKey, Long> watermarks = new HashMap<>();
     // Read by the metrics gauge from other threads.
@@ -24,7 +25,7 @@ public final class LedgerIndex {
     }
 
     /** Replaces everything below the snapshot's position by the snapshot's content. */
-    public void applySnapshot(LedgerSnapshot snapshot) {
+    void applySnapshot(LedgerSnapshot snapshot) {
         ranges.values().forEach(list -> list.removeIf(r -> r.ledgerOffset() < snapshot.coversBelow()));
         snapshot.ranges().forEach((key, list) -> ranges.computeIfAbsent(key, k -> new ArrayList<>()).addAll(list));
         snapshot.watermarks().forEach((key, wm) -> watermarks.merge(key, wm, Math::max));
@@ -73,20 +74,16 @@ public final class LedgerIndex {
         return watermarks.getOrDefault(key, -1L);
     }
 
-    public long bytesSinceSnapshot() {
+    long bytesSinceSnapshot() {
         return bytesSinceSnapshot;
     }
 
-    public Set<ShareKey> keys() {
+    Set<ShareKey> keys() {
         return ranges.keySet();
     }
 
-    public int rangeCount() {
-        return ranges.values().stream().mapToInt(List::size).sum();
-    }
-
     /** Clears everything (the reader lost its place and reads from the log start again). */
-    public void clear() {
+    void clear() {
         ranges.clear();
         watermarks.clear();
         bytesSinceSnapshot = 0;
@@ -96,7 +93,7 @@ public final class LedgerIndex {
      * A snapshot of this (committed, complete below {@code coversBelow}) index, pruned below the
      * given share-partition start offsets.
      */
-    public LedgerSnapshot snapshot(long coversBelow, Map<ShareKey, Long> startOffsets) {
+    LedgerSnapshot snapshot(long coversBelow, Map<ShareKey, Long> startOffsets) {
         Map<ShareKey, Long> newWatermarks = new LinkedHashMap<>(watermarks);
         startOffsets.forEach((k, v) -> newWatermarks.merge(k, v, Math::max));
         Map<ShareKey, List<LedgerRange>> kept = new LinkedHashMap<>();

@@ -8,5 +8,5 @@ import java.util.Map;
  * there was resolved when it was taken), pruned below the share-partition start offsets recorded
  * as {@code watermarks}. A reader that applies it may forget every record below {@code coversBelow}.
  */
-public record LedgerSnapshot(long coversBelow, Map<ShareKey, Long> watermarks, Map<ShareKey, List<LedgerRange>> ranges) {
+record LedgerSnapshot(long coversBelow, Map<ShareKey, Long> watermarks, Map<ShareKey, List<LedgerRange>> ranges) {
 }

@@ -35,17 +35,16 @@ public final class LedgerView implements AutoCloseable {
     // so the index is incomplete until that snapshot has been read.
     private final Map<Integer, Boolean> awaitingSnapshot = new HashMap<>();
 
-    public LedgerView(Map<String, Object> clientConfig, String topic, IsolationLevel isolation, String clientIdSuffix) {
+    /** @param connection the helper consumer's connection settings, client id included */
+    LedgerView(Map<String, Object> connection, String topic, IsolationLevel isolation) {
         this.topic = topic;
         this.isolation = isolation;
-        Map<String, Object> config = new HashMap<>(clientConfig);
+        Map<String, Object> config = new HashMap<>(connection);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString().toLowerCase(Locale.ROOT));
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        Object clientId = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, (clientId == null ? "gapless" : clientId) + "-" + clientIdSuffix);
         this.consumer = new KafkaConsumer<>(config);
     }
 

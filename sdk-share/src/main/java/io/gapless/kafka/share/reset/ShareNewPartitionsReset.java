@@ -1,34 +1,30 @@
 package io.gapless.kafka.share.reset;
 
-import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
-import io.gapless.kafka.core.internal.baseline.BaselineStore;
-import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
+import io.gapless.kafka.core.spi.ModeDecision;
+import io.gapless.kafka.core.spi.ShareGroupBaseline;
+import io.gapless.kafka.share.admin.ShareGroupSetting;
 import io.gapless.kafka.share.admin.ShareGroupSettings;
 import io.gapless.kafka.share.admin.UnsupportedShareGroupSettingException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.ShareConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * KIP-1327's {@code share.auto.offset.reset.new.partitions} for one share consumer. Native where
@@ -45,6 +41,8 @@ import java.util.stream.IntStream;
  *   <li>otherwise records below a partition's start offset are acknowledged without reaching the
  *       application, and counted.</li>
  * </ol>
+ * The consumer calls {@link #subscribed}, {@link #beforePoll} and {@link #filter}; nothing else
+ * of this package is visible to it.
  */
 public final class ShareNewPartitionsReset implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ShareNewPartitionsReset.class);
@@ -58,70 +56,56 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
     private final SharePartitionState state;
     private final ShareGroupSettings groupSettings;
     private final ShareResetMetrics metrics;
-    private final GroupBaselineClassifier classifier;
+    private final ShareGroupBaseline baseline;
     private final ShareStartOffsets starts;
     private final ShareStartOffsetFilter filter;
     private Set<String> topics = Set.of();
     private boolean prepared;
     private long lastCheckMs;
 
-    private ShareNewPartitionsReset(ShareResetSettings settings, ResetPolicy newPartitions, Map<String, Object> userConfig,
-                                    String group, String clientId, boolean explicitAcks) {
+    private ShareNewPartitionsReset(ShareResetOptions options, Map<String, Object> userConfig, String group, String clientId,
+                                    boolean explicitAcks) {
         this.group = group;
-        this.base = settings.basePolicy();
-        this.newPartitions = newPartitions;
-        this.checkIntervalMs = settings.checkIntervalMs();
-        Duration timeout = Duration.ofMillis(settings.timeoutMs());
+        this.base = options.basePolicy();
+        this.newPartitions = options.newPartitions();
+        this.checkIntervalMs = options.checkIntervalMs();
         this.admin = Admin.create(ConnectionConfigs.from(userConfig, "share-reset"));
-        this.state = new SharePartitionState(admin, group, timeout);
-        this.groupSettings = ShareGroupSettings.forGroup(admin, group).withTimeout(timeout);
-        boolean knows;
+        this.state = new SharePartitionState(admin, group, options.timeout());
+        this.groupSettings = ShareGroupSettings.forGroup(admin, group).withTimeout(options.timeout());
+        ModeDecision decision;
         try {
-            knows = settings.mode() != NewPartitionsMode.EMULATE && brokerKnowsNewPartitionsConfig();
+            decision = ModeDecision.decide(options.mode(), this::brokerSupport, why -> new ConfigException(
+                    "gapless.new.partitions.mode", "native", why + " (KIP-1327); use auto or emulate"));
         } catch (RuntimeException e) {
             admin.close(Duration.ZERO);
             throw e;
         }
-        if (settings.mode() == NewPartitionsMode.NATIVE && !knows) {
-            admin.close(Duration.ZERO);
-            throw new ConfigException("gapless.new.partitions.mode", "native", "the broker does not know the group config "
-                    + ShareResetSettings.NEW_PARTITIONS_CONFIG + " (KIP-1327); use auto or emulate");
-        }
-        this.nativeMode = knows;
-        this.metrics = new ShareResetMetrics(clientId, knows ? "native" : "emulate");
-        if (knows) {
-            this.classifier = null;
+        this.nativeMode = decision.kind() == ModeDecision.Kind.NATIVE;
+        this.metrics = new ShareResetMetrics(clientId, decision.kind().label());
+        if (nativeMode) {
+            this.baseline = null;
             this.starts = null;
             this.filter = null;
         } else {
-            BaselineStore store = new BaselineStore(settings.baselineTopic(), group, BaselineStore.GroupType.SHARE,
-                    ConnectionConfigs.from(userConfig, "share-baseline"), timeout, () -> { }, () -> { });
-            this.classifier = new GroupBaselineClassifier(store);
-            this.starts = new ShareStartOffsets(classifier, state, base, newPartitions, metrics);
+            this.baseline = ShareGroupBaseline.open(options.baselineTopic(), group, userConfig, options.timeout());
+            this.starts = new ShareStartOffsets(baseline, state, base, newPartitions, metrics);
             this.filter = new ShareStartOffsetFilter(starts, explicitAcks, metrics);
         }
         log.info("Share consumer {} in group {}: {}={} (base {}) delivered by {}", clientId, group,
-                ShareResetSettings.NEW_PARTITIONS_CONFIG, newPartitions, base,
-                knows ? "the broker (native)" : "emulation (the broker does not know the group config)");
+                ShareGroupSetting.AUTO_OFFSET_RESET_NEW_PARTITIONS.key(), newPartitions, base,
+                nativeMode ? "the broker (native)" : "emulation (" + decision.reason() + ")");
     }
 
     /**
-     * The feature for a share consumer with these settings, or empty when
-     * {@code share.auto.offset.reset.new.partitions} is not set.
+     * The feature for a share consumer of {@code group}.
      *
-     * @throws ConfigException on bad values, naming key and value
+     * @param userConfig   the consumer's Kafka settings; helper clients use its connection settings
+     * @param explicitAcks whether the Kafka consumer underneath acknowledges explicitly
+     * @throws ConfigException when {@code gapless.new.partitions.mode=native} and the broker lacks the group config
      */
-    public static Optional<ShareNewPartitionsReset> create(Map<String, Object> userConfig, String group, String clientId,
-                                                           boolean explicitAcks) {
-        ShareResetSettings settings = new ShareResetSettings(userConfig);
-        Optional<ResetPolicy> newPolicy = settings.newPartitionsPolicy();
-        if (newPolicy.isEmpty()) {
-            return Optional.empty();
-        }
-        if (group == null || group.isBlank()) {
-            throw new ConfigException(ShareResetSettings.NEW_PARTITIONS_CONFIG, newPolicy.get().toString(), "requires group.id");
-        }
-        return Optional.of(new ShareNewPartitionsReset(settings, newPolicy.get(), userConfig, group, clientId, explicitAcks));
+    public static ShareNewPartitionsReset create(ShareResetOptions options, Map<String, Object> userConfig, String group,
+                                                 String clientId, boolean explicitAcks) {
+        return new ShareNewPartitionsReset(options, userConfig, group, clientId, explicitAcks);
     }
 
     /** The consumer subscribed to {@code topics}: they are prepared before the next poll. */
@@ -157,12 +141,14 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         return metrics.metrics();
     }
 
-    private boolean brokerKnowsNewPartitionsConfig() {
+    private ModeDecision.Support brokerSupport() {
         try {
             groupSettings.update().newPartitionsAutoOffsetReset(newPartitions).validate();
-            return true;
+            return ModeDecision.Support.available("the broker knows the group config "
+                    + ShareGroupSetting.AUTO_OFFSET_RESET_NEW_PARTITIONS.key());
         } catch (UnsupportedShareGroupSettingException e) {
-            return false;
+            return ModeDecision.Support.missing("the broker does not know the group config "
+                    + ShareGroupSetting.AUTO_OFFSET_RESET_NEW_PARTITIONS.key());
         }
     }
 
@@ -191,17 +177,13 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
     }
 
     private List<TopicPartition> partitionsOf(Set<String> names) {
-        Map<String, TopicDescription> described = classifier.store().describeTopics(names);
-        List<TopicPartition> out = new ArrayList<>();
-        described.values().forEach(d -> IntStream.range(0, d.partitions().size())
-                .forEach(p -> out.add(new TopicPartition(d.name(), p))));
-        return out;
+        return baseline.partitionsOf(names);
     }
 
     @Override
     public void close() {
-        if (classifier != null) {
-            classifier.close();
+        if (baseline != null) {
+            baseline.close();
         }
         metrics.close();
         admin.close(Duration.ofSeconds(5));

@@ -19,21 +19,21 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /** The broker side of a share group's start offsets: which are initialized, and initializing them while the group is empty. */
-public final class SharePartitionState {
+final class SharePartitionState {
     private static final Logger log = LoggerFactory.getLogger(SharePartitionState.class);
 
     private final Admin admin;
     private final String group;
     private final Duration timeout;
 
-    public SharePartitionState(Admin admin, String group, Duration timeout) {
+    SharePartitionState(Admin admin, String group, Duration timeout) {
         this.admin = admin;
         this.group = group;
         this.timeout = timeout;
     }
 
     /** Share-partition start offsets the broker has initialized, for the partitions asked about. */
-    public Map<TopicPartition, Long> initializedStartOffsets(Collection<TopicPartition> partitions) {
+    Map<TopicPartition, Long> initializedStartOffsets(Collection<TopicPartition> partitions) {
         Map<TopicPartition, Long> out = new HashMap<>();
         try {
             Map<TopicPartition, SharePartitionOffsetInfo> all = admin.listShareGroupOffsets(
@@ -59,7 +59,7 @@ public final class SharePartitionState {
      * Initializes start offsets of partitions the broker has not initialized yet. Only possible
      * while the group has no member; returns whether it was done.
      */
-    public boolean initializeWhileEmpty(Map<TopicPartition, Long> offsets) {
+    boolean initializeWhileEmpty(Map<TopicPartition, Long> offsets) {
         if (offsets.isEmpty()) {
             return true;
         }

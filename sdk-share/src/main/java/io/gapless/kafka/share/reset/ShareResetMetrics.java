@@ -18,15 +18,15 @@ import java.util.Map;
  * Metrics of the share-group new-partitions policy (group {@value #GROUP}), merged into the
  * share consumer's {@code metrics()} and reported to JMX under {@code gapless.share}.
  */
-public final class ShareResetMetrics implements AutoCloseable {
-    public static final String GROUP = "gapless-share-reset-metrics";
+final class ShareResetMetrics implements AutoCloseable {
+    static final String GROUP = "gapless-share-reset-metrics";
 
     private final Metrics metrics;
     private final Sensor skipped;
     private final Sensor startsRecorded;
     private final Sensor skippedByBroker;
 
-    public ShareResetMetrics(String clientId, String mode) {
+    ShareResetMetrics(String clientId, String mode) {
         metrics = new Metrics(new MetricConfig(), List.of(new JmxReporter()), Time.SYSTEM, new KafkaMetricsContext("gapless.share"));
         Map<String, String> tags = Map.of("client-id", clientId);
         metrics.addMetric(metrics.metricName("new-partitions-mode", GROUP,
@@ -44,19 +44,19 @@ public final class ShareResetMetrics implements AutoCloseable {
         return s;
     }
 
-    public void recordSkipped(int records) {
+    void recordSkipped(int records) {
         skipped.record(records);
     }
 
-    public void recordStartsRecorded(int partitions) {
+    void recordStartsRecorded(int partitions) {
         startsRecorded.record(partitions);
     }
 
-    public void recordSkippedByBroker(long records) {
+    void recordSkippedByBroker(long records) {
         skippedByBroker.record(records);
     }
 
-    public Map<MetricName, ? extends Metric> metrics() {
+    Map<MetricName, ? extends Metric> metrics() {
         return metrics.metrics();
     }
 

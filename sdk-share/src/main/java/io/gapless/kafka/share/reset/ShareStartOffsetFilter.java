@@ -17,18 +17,18 @@ import java.util.Map;
  * partition added to a known topic); the records before the policy's start are acknowledged
  * ({@code ACCEPT}, in explicit mode; implicit mode accepts them with the next poll) and counted.
  */
-public final class ShareStartOffsetFilter {
+final class ShareStartOffsetFilter {
     private final ShareStartOffsets starts;
     private final boolean explicitAcks;
     private final ShareResetMetrics metrics;
 
-    public ShareStartOffsetFilter(ShareStartOffsets starts, boolean explicitAcks, ShareResetMetrics metrics) {
+    ShareStartOffsetFilter(ShareStartOffsets starts, boolean explicitAcks, ShareResetMetrics metrics) {
         this.starts = starts;
         this.explicitAcks = explicitAcks;
         this.metrics = metrics;
     }
 
-    public <K, V> ConsumerRecords<K, V> apply(ConsumerRecords<K, V> records, ShareConsumer<K, V> delegate) {
+    <K, V> ConsumerRecords<K, V> apply(ConsumerRecords<K, V> records, ShareConsumer<K, V> delegate) {
         if (records.isEmpty()) {
             return records;
         }

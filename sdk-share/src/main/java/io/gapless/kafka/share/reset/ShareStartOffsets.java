@@ -2,8 +2,8 @@ package io.gapless.kafka.share.reset;
 
 import io.gapless.kafka.core.PartitionClassification;
 import io.gapless.kafka.core.ResetPolicy;
-import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
-import io.gapless.kafka.core.internal.PolicyOffsets;
+import io.gapless.kafka.core.spi.ShareGroupBaseline;
+import io.gapless.kafka.core.spi.ShareGroupBaseline.ProposedStart;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,19 +19,19 @@ import java.util.Map;
  * first time the group meets the partition and recorded durably in the group baseline (first
  * record in log order wins), so that every member and every restart skips below the same offset.
  */
-public final class ShareStartOffsets {
+final class ShareStartOffsets {
     private static final Logger log = LoggerFactory.getLogger(ShareStartOffsets.class);
 
-    private final GroupBaselineClassifier classifier;
+    private final ShareGroupBaseline baseline;
     private final ResetPolicy base;
     private final ResetPolicy newPartitions;
     private final ShareResetMetrics metrics;
     private final Map<TopicPartition, Long> known = new HashMap<>();
     private final SharePartitionState state;
 
-    public ShareStartOffsets(GroupBaselineClassifier classifier, SharePartitionState state, ResetPolicy base, ResetPolicy newPartitions,
+    ShareStartOffsets(ShareGroupBaseline baseline, SharePartitionState state, ResetPolicy base, ResetPolicy newPartitions,
                              ShareResetMetrics metrics) {
-        this.classifier = classifier;
+        this.baseline = baseline;
         this.state = state;
         this.base = base;
         this.newPartitions = newPartitions;
@@ -39,44 +39,44 @@ public final class ShareStartOffsets {
     }
 
     /** The start offset of a partition this client already knows, or {@code null}. */
-    public Long cached(TopicPartition tp) {
+    Long cached(TopicPartition tp) {
         return known.get(tp);
     }
 
     /** Start offsets of {@code partitions}: recorded ones as recorded, the others chosen now by policy. */
-    public Map<TopicPartition, Long> resolve(Collection<TopicPartition> partitions) {
+    Map<TopicPartition, Long> resolve(Collection<TopicPartition> partitions) {
         List<TopicPartition> unknown = partitions.stream().filter(tp -> !known.containsKey(tp)).distinct().toList();
         if (unknown.isEmpty()) {
             return pick(partitions);
         }
-        Map<TopicPartition, Long> recorded = classifier.recordedStartOffsets(unknown);
+        Map<TopicPartition, Long> recorded = baseline.recordedStartOffsets(unknown);
         known.putAll(recorded);
         List<TopicPartition> missing = unknown.stream().filter(tp -> !recorded.containsKey(tp)).toList();
         if (!missing.isEmpty()) {
-            boolean adopted = classifier.register(missing.stream().map(TopicPartition::topic).distinct().toList()).adopted();
-            Map<TopicPartition, PartitionClassification> classes = classifier.classify(missing);
+            boolean adopted = baseline.register(missing.stream().map(TopicPartition::topic).distinct().toList());
+            Map<TopicPartition, PartitionClassification> classes = baseline.classify(missing);
             Map<TopicPartition, ResetPolicy> policies = new HashMap<>();
             classes.forEach((tp, c) -> policies.put(tp, c.isNew() ? newPartitions : base));
-            Map<TopicPartition, GroupBaselineClassifier.ProposedStart> proposals = propose(policies);
+            Map<TopicPartition, ProposedStart> proposals = propose(policies);
             Map<TopicPartition, Long> initialized = state.initializedStartOffsets(missing);
             initialized.forEach((tp, spso) -> {
                 if (adopted && !classes.get(tp).isNew()) {
                     // Progress from before the group used the SDK stands (KIP-1327: a persisted SPSO is not reset).
-                    proposals.put(tp, new GroupBaselineClassifier.ProposedStart(0L, "initialized before the group used the SDK"));
+                    proposals.put(tp, new ProposedStart(0L, "initialized before the group used the SDK"));
                     return;
                 }
-                GroupBaselineClassifier.ProposedStart wanted = proposals.get(tp);
+                ProposedStart wanted = proposals.get(tp);
                 if (wanted != null && spso > wanted.offset()) {
                     log.warn("Share group {}: the broker started {} at offset {}, later than policy {} asks ({}):"
-                            + " up to {} records may have been skipped before the SDK could steer it", classifier.store().group(), tp,
+                            + " up to {} records may have been skipped before the SDK could steer it", baseline.group(), tp,
                             spso, wanted.policy(), wanted.offset(), spso - wanted.offset());
                     metrics.recordSkippedByBroker(spso - wanted.offset());
                 }
             });
-            Map<TopicPartition, Long> chosen = classifier.chooseStartOffsets(proposals);
+            Map<TopicPartition, Long> chosen = baseline.chooseStartOffsets(proposals);
             chosen.forEach((tp, offset) -> {
                 PartitionClassification c = classes.get(tp);
-                log.info("Share group {} starts {} at offset {} by policy {} ({}: {})", classifier.store().group(), tp, offset,
+                log.info("Share group {} starts {} at offset {} by policy {} ({}: {})", baseline.group(), tp, offset,
                         policies.get(tp), c.label(), c.reason());
             });
             known.putAll(chosen);
@@ -96,12 +96,10 @@ public final class ShareStartOffsets {
         return out;
     }
 
-    private Map<TopicPartition, GroupBaselineClassifier.ProposedStart> propose(Map<TopicPartition, ResetPolicy> policies) {
-        long now = System.currentTimeMillis();
-        Map<TopicPartition, Long> offsets = PolicyOffsets.resolve(policies,
-                tp -> now - policies.get(tp).duration().toMillis(), classifier.store());
-        Map<TopicPartition, GroupBaselineClassifier.ProposedStart> out = new HashMap<>();
-        offsets.forEach((tp, o) -> out.put(tp, new GroupBaselineClassifier.ProposedStart(o, policies.get(tp).toString())));
+    private Map<TopicPartition, ProposedStart> propose(Map<TopicPartition, ResetPolicy> policies) {
+        Map<TopicPartition, Long> offsets = baseline.policyOffsets(policies, System.currentTimeMillis());
+        Map<TopicPartition, ProposedStart> out = new HashMap<>();
+        offsets.forEach((tp, o) -> out.put(tp, new ProposedStart(o, policies.get(tp).toString())));
         return out;
     }
 }

@@ -3,7 +3,6 @@ package io.gapless.kafka.share.txn;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Uuid;
 
@@ -14,14 +13,14 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Resolves topic ids with an admin client, created on first use; answers are cached for a minute. */
-public final class AdminTopicIdResolver implements TopicIdResolver, AutoCloseable {
+final class AdminTopicIdResolver implements TopicIdResolver, AutoCloseable {
     private final Map<String, Object> adminConfig;
     private final Cache<String, Uuid> ids = Caffeine.newBuilder().expireAfterWrite(Duration.ofMinutes(1)).maximumSize(10_000).build();
     private Admin admin;
 
-    public AdminTopicIdResolver(Map<String, Object> commonConfig, String clientId) {
-        this.adminConfig = new HashMap<>(commonConfig);
-        adminConfig.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId + "-topic-ids");
+    /** @param adminConfig the admin client's connection settings, client id included */
+    AdminTopicIdResolver(Map<String, Object> adminConfig) {
+        this.adminConfig = new HashMap<>(adminConfig);
     }
 
     @Override

@@ -13,9 +13,9 @@ import java.util.Map;
  * @param reason    why, for the exception message
  * @param onAbort   per participant, how to settle each staged offset after the abort
  */
-public record CommitCheck(boolean conflict, String reason, Map<ShareAckParticipant, Map<TopicIdPartition, Map<Long, AcknowledgeType>>> onAbort) {
+record CommitCheck(boolean conflict, String reason, Map<ShareAckParticipant, Map<TopicIdPartition, Map<Long, AcknowledgeType>>> onAbort) {
 
-    public static CommitCheck clear() {
+    static CommitCheck clear() {
         return new CommitCheck(false, "", Map.of());
     }
 }

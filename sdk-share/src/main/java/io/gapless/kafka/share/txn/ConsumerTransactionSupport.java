@@ -1,8 +1,10 @@
 package io.gapless.kafka.share.txn;
 
-import io.gapless.kafka.share.AcknowledgementBatch;
-import io.gapless.kafka.share.ShareGroupMetadata;
-import io.gapless.kafka.share.internal.ledger.LedgerRange;
+import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.share.ledger.AckLedger;
+import io.gapless.kafka.share.ledger.LedgerRange;
+import io.gapless.kafka.share.ledger.LedgerSettings;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -10,39 +12,75 @@ import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The transactional side of a GaplessShareConsumer: tracks what it handed out, releases what no
- * transaction took before the next poll, and settles what a producer committed or aborted.
+ * The KIP-1289 side of a {@code GaplessShareConsumer} on the {@link AckPath#LEDGER} and
+ * {@link AckPath#AT_LEAST_ONCE} paths: tracks what the consumer handed out, releases what no
+ * transaction took before the next poll, settles what a producer committed or aborted, and on the
+ * ledger path drops redelivered records a committed transaction already acknowledged. The
+ * consumer's only entry point into this package; the producer reaches it through the
+ * {@link ShareGroupMetadata} it hands out ({@link #metadata()}). Used from the consumer's thread.
  */
-public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipant {
+public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipant, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ConsumerTransactionSupport.class);
 
     private final ShareConsumer<K, V> delegate;
     private final ShareGroupMetadata metadata;
     private final TopicIdResolver topicIds;
+    private final AdminTopicIdResolver ownResolver;
+    private final LedgerDedupFilter<K, V> dedup;
     private final HeldRecords<K, V> held = new HeldRecords<>();
+    private final Map<String, Object> helperConfig;
+    private final LedgerSettings ledgerSettings;
+    private AckLedger ledger;
+    private boolean open = true;
 
-    public ConsumerTransactionSupport(ShareConsumer<K, V> delegate, ShareGroupMetadata metadata, TopicIdResolver topicIds) {
+    /**
+     * @param path         {@link AckPath#LEDGER} or {@link AckPath#AT_LEAST_ONCE}
+     * @param kafkaConfig  the consumer's Kafka settings; helper clients take its connection settings
+     * @param injectedIds  the topic-id lookup, or null for one over an admin client
+     */
+    public ConsumerTransactionSupport(AckPath path, ShareConsumer<K, V> delegate, String group, String clientId,
+                                      Map<String, Object> kafkaConfig, LedgerSettings ledgerSettings, TopicIdResolver injectedIds) {
+        if (path == AckPath.NATIVE) {
+            throw new IllegalArgumentException("Kafka settles acknowledgements itself on the native path");
+        }
         this.delegate = delegate;
-        this.metadata = metadata;
-        this.topicIds = topicIds;
+        this.metadata = new ShareGroupMetadata(group, "gapless-" + Uuid.randomUuid(), 0, this);
+        this.helperConfig = new HashMap<>(kafkaConfig);
+        helperConfig.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientId);
+        this.ledgerSettings = ledgerSettings;
+        this.ownResolver = injectedIds == null ? new AdminTopicIdResolver(ConnectionConfigs.from(helperConfig, "topic-ids")) : null;
+        this.topicIds = injectedIds == null ? ownResolver : injectedIds;
+        this.dedup = path == AckPath.LEDGER ? new LedgerDedupFilter<>(group, this::ledger, topicIds) : null;
     }
 
+    // Opened on the first redelivery only: first deliveries never read the ledger.
+    private AckLedger ledger() {
+        if (ledger == null) {
+            ledger = new AckLedger(helperConfig, ledgerSettings, String.valueOf(helperConfig.get(CommonClientConfigs.CLIENT_ID_CONFIG)), null);
+        }
+        return ledger;
+    }
+
+    /** The metadata to hand to the producer: it leads the producer back to this consumer. */
     @Override
     public ShareGroupMetadata metadata() {
         return metadata;
     }
 
     @Override
-    public boolean transactional() {
-        return true;
+    public boolean open() {
+        return open;
     }
 
     /**
@@ -61,6 +99,11 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
         if (!leftovers.isEmpty()) {
             log.debug("Released {} record(s) of the previous poll that no transaction acknowledged", leftovers.size());
         }
+    }
+
+    /** On the ledger path, drops (and acknowledges as recorded) redelivered records a committed transaction holds. */
+    public ConsumerRecords<K, V> dedup(ConsumerRecords<K, V> records) {
+        return dedup == null ? records : dedup.apply(records, delegate);
     }
 
     /** Records the topic id of every record handed out, and holds it. */
@@ -110,7 +153,15 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
         }
     }
 
-    public boolean holdsNothing() {
-        return held.isEmpty();
+    /** The consumer is closing: producers can no longer stage its records. */
+    @Override
+    public void close() {
+        open = false;
+        if (ownResolver != null) {
+            Utils.closeQuietly(ownResolver, "topic-id resolver");
+        }
+        if (ledger != null) {
+            Utils.closeQuietly(ledger, "ack ledger");
+        }
     }
 }

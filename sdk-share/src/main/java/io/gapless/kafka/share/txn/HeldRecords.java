@@ -1,7 +1,6 @@
 package io.gapless.kafka.share.txn;
 
-import io.gapless.kafka.share.AcknowledgementBatch;
-import io.gapless.kafka.share.internal.ledger.LedgerRange;
+import io.gapless.kafka.share.ledger.LedgerRange;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicIdPartition;
@@ -19,24 +18,24 @@ import java.util.TreeMap;
  * Records a transactional share consumer has handed out and not yet settled, and which of them
  * are staged in a producer transaction. Pure bookkeeping; the consumer does the acknowledging.
  */
-public final class HeldRecords<K, V> {
+final class HeldRecords<K, V> {
     private final Map<TopicIdPartition, TreeMap<Long, ConsumerRecord<K, V>>> held = new LinkedHashMap<>();
     private final Map<TopicIdPartition, Map<Long, String>> staged = new HashMap<>();
 
-    public void hold(TopicIdPartition partition, ConsumerRecord<K, V> record) {
+    void hold(TopicIdPartition partition, ConsumerRecord<K, V> record) {
         held.computeIfAbsent(partition, p -> new TreeMap<>()).put(record.offset(), record);
     }
 
-    public boolean anyStaged() {
+    boolean anyStaged() {
         return staged.values().stream().anyMatch(m -> !m.isEmpty());
     }
 
-    public boolean isEmpty() {
+    boolean isEmpty() {
         return held.values().stream().allMatch(Map::isEmpty);
     }
 
     /** Removes and returns every held record that is not staged. */
-    public List<ConsumerRecord<K, V>> takeUnstaged() {
+    List<ConsumerRecord<K, V>> takeUnstaged() {
         List<ConsumerRecord<K, V>> result = new ArrayList<>();
         held.forEach((partition, byOffset) -> {
             Map<Long, String> s = staged.getOrDefault(partition, Map.of());
@@ -53,7 +52,7 @@ public final class HeldRecords<K, V> {
     }
 
     /** Forgets a record the application acknowledged itself. */
-    public void forget(TopicIdPartition partition, long offset) {
+    void forget(TopicIdPartition partition, long offset) {
         TreeMap<Long, ConsumerRecord<K, V>> byOffset = held.get(partition);
         if (byOffset != null) {
             byOffset.remove(offset);
@@ -65,7 +64,7 @@ public final class HeldRecords<K, V> {
     }
 
     /** Removes a held record (staged or not) and returns it, or null. */
-    public ConsumerRecord<K, V> take(TopicIdPartition partition, long offset) {
+    ConsumerRecord<K, V> take(TopicIdPartition partition, long offset) {
         TreeMap<Long, ConsumerRecord<K, V>> byOffset = held.get(partition);
         ConsumerRecord<K, V> record = byOffset == null ? null : byOffset.remove(offset);
         Map<Long, String> s = staged.get(partition);
@@ -76,7 +75,7 @@ public final class HeldRecords<K, V> {
     }
 
     /** The held partition matching {@code partition}; a zero topic id matches by topic name. */
-    public TopicIdPartition resolve(TopicIdPartition partition) {
+    TopicIdPartition resolve(TopicIdPartition partition) {
         if (!Uuid.ZERO_UUID.equals(partition.topicId())) {
             return partition;
         }
@@ -93,7 +92,7 @@ public final class HeldRecords<K, V> {
      * by type and delivery count. All-or-nothing: on any offset not held, or already staged, throws
      * and stages nothing.
      */
-    public Map<TopicIdPartition, List<LedgerRange>> stage(Map<TopicIdPartition, List<AcknowledgementBatch>> acks, String transactionalId) {
+    Map<TopicIdPartition, List<LedgerRange>> stage(Map<TopicIdPartition, List<AcknowledgementBatch>> acks, String transactionalId) {
         Map<TopicIdPartition, List<LedgerRange>> result = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (Map.Entry<TopicIdPartition, List<AcknowledgementBatch>> e : acks.entrySet()) {

@@ -1,17 +1,18 @@
 package io.gapless.kafka.share.txn;
 
-import io.gapless.kafka.share.internal.ledger.AckLedger;
-import io.gapless.kafka.share.internal.ledger.LedgerEntry;
-import io.gapless.kafka.share.internal.ledger.LedgerIndex;
-import io.gapless.kafka.share.internal.ledger.LedgerRange;
-import io.gapless.kafka.share.internal.ledger.LedgerView;
-import io.gapless.kafka.share.internal.ledger.ShareKey;
+import io.gapless.kafka.share.ledger.AckLedger;
+import io.gapless.kafka.share.ledger.LedgerEntry;
+import io.gapless.kafka.share.ledger.LedgerIndex;
+import io.gapless.kafka.share.ledger.LedgerRange;
+import io.gapless.kafka.share.ledger.LedgerView;
+import io.gapless.kafka.share.ledger.ShareKey;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,33 +35,26 @@ import java.util.concurrent.TimeUnit;
  * before it holds one of our records with a newer delivery or a committed acknowledgement.
  * Entries before ours whose fate is still open are waited for; their holders are fenced when
  * they overlap our records (they hold an expired delivery), so a dead holder does not stall us.
+ * The decisions are the static methods over a {@link LedgerIndex}; the rest is ledger I/O.
  */
-public final class LedgerCommitProtocol {
+final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     private static final Logger log = LoggerFactory.getLogger(LedgerCommitProtocol.class);
 
     private final AckLedger ledger;
     private final Producer<byte[], byte[]> producer;
     private final String transactionalId;
-
-    public LedgerCommitProtocol(AckLedger ledger, Producer<byte[], byte[]> producer, String transactionalId) {
-        this.ledger = ledger;
-        this.producer = producer;
-        this.transactionalId = transactionalId;
-    }
-
+    private final TransactionPhase.Listener phases;
     /** Ledger partitions an entry was written to by the last {@link #writeAndCheck}. */
     private final Set<Integer> touched = new TreeSet<>();
 
-    public Set<Integer> touchedPartitions() {
-        return touched;
+    LedgerCommitProtocol(AckLedger ledger, Producer<byte[], byte[]> producer, String transactionalId, TransactionPhase.Listener phases) {
+        this.ledger = ledger;
+        this.producer = producer;
+        this.transactionalId = transactionalId;
+        this.phases = phases;
     }
 
-    /**
-     * Writes the ledger entries of {@code staged} into the open transaction and checks them.
-     *
-     * @throws KafkaException (incl. ProducerFencedException, TimeoutException) when it cannot decide;
-     *                        the caller then aborts
-     */
+    @Override
     public CommitCheck writeAndCheck(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, long deadlineNanos) {
         touched.clear();
         // One entry per ledger partition: a transaction has one offset there, below which every
@@ -83,7 +77,7 @@ public final class LedgerCommitProtocol {
             offsets.put(e.getKey(), await(e.getValue(), deadlineNanos).offset());
             touched.add(e.getKey());
         }
-        TransactionPhases.reached(TransactionPhases.LEDGER_WRITTEN);
+        phases.reached(TransactionPhase.LEDGER_WRITTEN);
 
         Map<ShareKey, Map<Long, AcknowledgeType>> doneElsewhere = new HashMap<>();
         Set<String> reasons = new TreeSet<>();
@@ -93,22 +87,7 @@ public final class LedgerCommitProtocol {
         if (reasons.isEmpty()) {
             return CommitCheck.clear();
         }
-        Map<ShareAckParticipant, Map<TopicIdPartition, Map<Long, AcknowledgeType>>> onAbort = new LinkedHashMap<>();
-        staged.forEach((participant, ranges) -> {
-            Map<TopicIdPartition, Map<Long, AcknowledgeType>> settle = new LinkedHashMap<>();
-            ranges.forEach((tip, list) -> {
-                Map<Long, AcknowledgeType> done = doneElsewhere.getOrDefault(ShareKey.of(participant.metadata().groupId(), tip), Map.of());
-                Map<Long, AcknowledgeType> byOffset = new LinkedHashMap<>();
-                for (LedgerRange r : list) {
-                    for (long o = r.first(); o <= r.last(); o++) {
-                        byOffset.put(o, done.getOrDefault(o, AcknowledgeType.RELEASE));
-                    }
-                }
-                settle.put(tip, byOffset);
-            });
-            onAbort.put(participant, settle);
-        });
-        return new CommitCheck(true, String.join("; ", reasons), onAbort);
+        return new CommitCheck(true, String.join("; ", reasons), onAbort(staged, doneElsewhere));
     }
 
     private void check(int p, long own, Map<ShareKey, List<LedgerRange>> ours, long deadlineNanos,
@@ -116,31 +95,25 @@ public final class LedgerCommitProtocol {
         // 1. Read back every entry up to our own, whatever its transaction's fate.
         LedgerView all = ledger.uncommitted();
         all.catchUpTo(p, own + 1, deadlineNanos);
-        LedgerIndex seen = all.index(p);
-        List<LedgerRange> earlier = new ArrayList<>();
-        for (Map.Entry<ShareKey, List<LedgerRange>> e : ours.entrySet()) {
-            long watermark = seen.watermark(e.getKey());
-            for (LedgerRange mine : e.getValue()) {
-                if (mine.first() < watermark) {
-                    reasons.add(describe(e.getKey(), mine) + " lies below the share-partition start offset " + watermark
-                            + " (already acknowledged): this holder's lock had expired");
-                }
-                for (LedgerRange other : seen.overlapping(e.getKey(), mine.first(), mine.last(), own)) {
-                    if (other.deliveryCount() > mine.deliveryCount()) {
-                        // Someone received these records after us: our delivery ended, our lock expired.
-                        reasons.add(describe(e.getKey(), mine) + " was redelivered (delivery " + other.deliveryCount()
-                                + " staged by transactional.id " + other.transactionalId() + "): this holder's lock had expired");
-                    }
-                    earlier.add(other);
-                }
-            }
-        }
+        List<LedgerRange> earlier = staleHolder(all.index(p), ours, own, reasons);
         if (!reasons.isEmpty()) {
             return;
         }
-        // 2. Wait until every earlier entry's transaction is resolved (the committed view's position
-        //    is the last stable offset it passed). Fence the holders of overlapping open entries:
-        //    they hold a delivery older than ours, so they could only commit a duplicate.
+        // 2. Wait until every earlier entry's transaction is resolved.
+        LedgerView committed = awaitFates(p, own, earlier, deadlineNanos);
+        // 3. With every earlier fate known: a committed entry holding one of our records means it is done.
+        committedElsewhere(committed.index(p), ours, own, doneElsewhere, reasons);
+        if (!reasons.isEmpty()) {
+            log.info("Ack-ledger check refused commit of transactional.id {}: {}", transactionalId, reasons);
+        }
+    }
+
+    /**
+     * Step 2: the committed view's position is the last stable offset it passed; once it reaches our
+     * own entry, every entry below it has a known fate. Meanwhile the holders of overlapping open
+     * entries are fenced: they hold a delivery older than ours, so they could only commit a duplicate.
+     */
+    private LedgerView awaitFates(int p, long own, List<LedgerRange> earlier, long deadlineNanos) {
         LedgerView committed = ledger.committed();
         ledger.meter(p);
         Set<String> fenced = new HashSet<>();
@@ -159,8 +132,43 @@ public final class LedgerCommitProtocol {
             }
             committed.pollOnce(Duration.ofMillis(50));
         }
-        // 3. With every earlier fate known: a committed entry holding one of our records means it is done.
-        LedgerIndex done = committed.index(p);
+        return committed;
+    }
+
+    /**
+     * Step 1's decision, over every entry read up to our own at {@code own}: our delivery is over
+     * where an offset lies below the share-partition start a snapshot recorded, or an earlier entry
+     * holds it with a higher delivery count (our lock expired; someone received it after us).
+     * Adds those reasons; returns the earlier entries' ranges that overlap ours.
+     */
+    static List<LedgerRange> staleHolder(LedgerIndex seen, Map<ShareKey, List<LedgerRange>> ours, long own, Set<String> reasons) {
+        List<LedgerRange> earlier = new ArrayList<>();
+        for (Map.Entry<ShareKey, List<LedgerRange>> e : ours.entrySet()) {
+            long watermark = seen.watermark(e.getKey());
+            for (LedgerRange mine : e.getValue()) {
+                if (mine.first() < watermark) {
+                    reasons.add(describe(e.getKey(), mine) + " lies below the share-partition start offset " + watermark
+                            + " (already acknowledged): this holder's lock had expired");
+                }
+                for (LedgerRange other : seen.overlapping(e.getKey(), mine.first(), mine.last(), own)) {
+                    if (other.deliveryCount() > mine.deliveryCount()) {
+                        reasons.add(describe(e.getKey(), mine) + " was redelivered (delivery " + other.deliveryCount()
+                                + " staged by transactional.id " + other.transactionalId() + "): this holder's lock had expired");
+                    }
+                    earlier.add(other);
+                }
+            }
+        }
+        return earlier;
+    }
+
+    /**
+     * Step 3's decision, over the committed entries below our own at {@code own} (every fate known):
+     * offsets a committed entry holds are done elsewhere, with the type it recorded; offsets below a
+     * snapshot's start are done too. Adds the reasons and the recorded types.
+     */
+    static void committedElsewhere(LedgerIndex done, Map<ShareKey, List<LedgerRange>> ours, long own,
+                                   Map<ShareKey, Map<Long, AcknowledgeType>> doneElsewhere, Set<String> reasons) {
         for (Map.Entry<ShareKey, List<LedgerRange>> e : ours.entrySet()) {
             long watermark = done.watermark(e.getKey());
             for (LedgerRange mine : e.getValue()) {
@@ -180,9 +188,43 @@ public final class LedgerCommitProtocol {
                 }
             }
         }
-        if (!reasons.isEmpty()) {
-            log.info("Ack-ledger check refused commit of transactional.id {}: {}", transactionalId, reasons);
+    }
+
+    /** After a refusal: offsets done elsewhere are acknowledged as recorded, every other staged offset released. */
+    static Map<ShareAckParticipant, Map<TopicIdPartition, Map<Long, AcknowledgeType>>> onAbort(
+            Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, Map<ShareKey, Map<Long, AcknowledgeType>> doneElsewhere) {
+        Map<ShareAckParticipant, Map<TopicIdPartition, Map<Long, AcknowledgeType>>> onAbort = new LinkedHashMap<>();
+        staged.forEach((participant, ranges) -> {
+            Map<TopicIdPartition, Map<Long, AcknowledgeType>> settle = new LinkedHashMap<>();
+            ranges.forEach((tip, list) -> {
+                Map<Long, AcknowledgeType> done = doneElsewhere.getOrDefault(ShareKey.of(participant.metadata().groupId(), tip), Map.of());
+                Map<Long, AcknowledgeType> byOffset = new LinkedHashMap<>();
+                for (LedgerRange r : list) {
+                    for (long o = r.first(); o <= r.last(); o++) {
+                        byOffset.put(o, done.getOrDefault(o, AcknowledgeType.RELEASE));
+                    }
+                }
+                settle.put(tip, byOffset);
+            });
+            onAbort.put(participant, settle);
+        });
+        return onAbort;
+    }
+
+    @Override
+    public void afterCommit(long timeoutMs) {
+        for (int p : touched) {
+            try {
+                ledger.maybeSnapshot(p, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+            } catch (KafkaException e) {
+                log.warn("Ack-ledger snapshot of partition {} failed, will retry after a later commit: {}", p, e.toString());
+            }
         }
+    }
+
+    @Override
+    public void close() {
+        Utils.closeQuietly(ledger, "ack ledger");
     }
 
     private static String describe(ShareKey key, LedgerRange r) {

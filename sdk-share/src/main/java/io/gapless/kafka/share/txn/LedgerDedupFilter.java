@@ -1,9 +1,9 @@
 package io.gapless.kafka.share.txn;
 
-import io.gapless.kafka.share.internal.ledger.AckLedger;
-import io.gapless.kafka.share.internal.ledger.LedgerIndex;
-import io.gapless.kafka.share.internal.ledger.LedgerRange;
-import io.gapless.kafka.share.internal.ledger.ShareKey;
+import io.gapless.kafka.share.ledger.AckLedger;
+import io.gapless.kafka.share.ledger.LedgerIndex;
+import io.gapless.kafka.share.ledger.LedgerRange;
+import io.gapless.kafka.share.ledger.ShareKey;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * cost nothing. A lookup that cannot be completed lets the record through: the producer's commit
  * check still refuses to commit it twice.
  */
-public final class LedgerDedupFilter<K, V> implements RecordFilter<K, V> {
+final class LedgerDedupFilter<K, V> {
     private static final Logger log = LoggerFactory.getLogger(LedgerDedupFilter.class);
     private static final long LOOKUP_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
 
@@ -34,14 +34,13 @@ public final class LedgerDedupFilter<K, V> implements RecordFilter<K, V> {
     private final Supplier<AckLedger> ledger;
     private final TopicIdResolver topicIds;
 
-    public LedgerDedupFilter(String group, Supplier<AckLedger> ledger, TopicIdResolver topicIds) {
+    LedgerDedupFilter(String group, Supplier<AckLedger> ledger, TopicIdResolver topicIds) {
         this.group = group;
         this.ledger = ledger;
         this.topicIds = topicIds;
     }
 
-    @Override
-    public ConsumerRecords<K, V> apply(ConsumerRecords<K, V> records, ShareConsumer<K, V> delegate) {
+    ConsumerRecords<K, V> apply(ConsumerRecords<K, V> records, ShareConsumer<K, V> delegate) {
         boolean redelivered = false;
         for (ConsumerRecord<K, V> r : records) {
             if (r.deliveryCount().orElse((short) 1) > 1) {

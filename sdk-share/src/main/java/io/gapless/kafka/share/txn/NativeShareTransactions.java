@@ -1,7 +1,6 @@
 package io.gapless.kafka.share.txn;
 
-import io.gapless.kafka.share.AcknowledgementBatch;
-import io.gapless.kafka.share.ShareGroupMetadata;
+import io.gapless.kafka.core.spi.ConnectionConfigs;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicIdPartition;
 
@@ -13,6 +12,14 @@ import java.util.Map;
  * call that stages acknowledgements natively. Tests inject an implementation that says "supported".
  */
 public interface NativeShareTransactions {
+
+    /**
+     * The real capability: the method found on {@code KafkaProducer} by reflection, the broker asked
+     * for its {@code share.version} with the connection settings of {@code clientConfig}.
+     */
+    static NativeShareTransactions reflective(Map<String, Object> clientConfig) {
+        return new ReflectiveNativeShareTransactions(ConnectionConfigs.from(clientConfig, "kip1289-probe"));
+    }
 
     /** Whether kafka-clients on the classpath has the API (checked without the broker). */
     boolean clientSupports();

@@ -12,19 +12,19 @@ import org.apache.kafka.common.Uuid;
  * id, but acknowledgements are keyed by TopicIdPartition; weak identity keys let the records'
  * garbage collection clean this up.
  */
-public final class RecordTopicIds {
+final class RecordTopicIds {
     private static final Cache<ConsumerRecord<?, ?>, Uuid> IDS = Caffeine.newBuilder().weakKeys().build();
 
     private RecordTopicIds() {
     }
 
     /** Remembers the topic id of a record this JVM's consumer decorator hands out. */
-    public static void remember(ConsumerRecord<?, ?> record, Uuid topicId) {
+    static void remember(ConsumerRecord<?, ?> record, Uuid topicId) {
         IDS.put(record, topicId);
     }
 
     /** The record's partition with its topic id, or {@link Uuid#ZERO_UUID} when unknown. */
-    public static TopicIdPartition topicIdPartition(ConsumerRecord<?, ?> record) {
+    static TopicIdPartition topicIdPartition(ConsumerRecord<?, ?> record) {
         Uuid id = IDS.getIfPresent(record);
         return new TopicIdPartition(id == null ? Uuid.ZERO_UUID : id, new TopicPartition(record.topic(), record.partition()));
     }

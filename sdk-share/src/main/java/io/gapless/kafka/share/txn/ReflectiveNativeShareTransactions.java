@@ -1,7 +1,5 @@
 package io.gapless.kafka.share.txn;
 
-import io.gapless.kafka.share.AcknowledgementBatch;
-import io.gapless.kafka.share.ShareGroupMetadata;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -26,14 +24,14 @@ import java.util.concurrent.TimeUnit;
  * client's by their constructors. The broker side is judged by the finalized {@code share.version}
  * (the KIP gates the new RPC on level 2).
  */
-public final class ReflectiveNativeShareTransactions implements NativeShareTransactions {
+final class ReflectiveNativeShareTransactions implements NativeShareTransactions {
     static final String METHOD = "sendShareAcknowledgementsToTransaction";
     private static final short MIN_SHARE_VERSION = 2;
 
     private final Map<String, Object> adminConfig;
     private final Method method;
 
-    public ReflectiveNativeShareTransactions(Map<String, Object> adminConfig) {
+    ReflectiveNativeShareTransactions(Map<String, Object> adminConfig) {
         this.adminConfig = adminConfig;
         this.method = find();
     }

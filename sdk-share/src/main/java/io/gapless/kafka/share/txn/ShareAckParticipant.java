@@ -1,8 +1,6 @@
 package io.gapless.kafka.share.txn;
 
-import io.gapless.kafka.share.AcknowledgementBatch;
-import io.gapless.kafka.share.ShareGroupMetadata;
-import io.gapless.kafka.share.internal.ledger.LedgerRange;
+import io.gapless.kafka.share.ledger.LedgerRange;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.common.TopicIdPartition;
 
@@ -11,15 +9,16 @@ import java.util.Map;
 
 /**
  * The consumer side of a transactional acknowledgement, as the producer sees it: the records a
- * share consumer holds, their delivery counts, and the acknowledgements that settle them. Called
- * on the thread that uses the consumer.
+ * share consumer holds, their delivery counts, and the acknowledgements that settle them. Reached
+ * through the {@link ShareGroupMetadata} the consumer handed out. Called on the thread that uses
+ * the consumer.
  */
-public interface ShareAckParticipant {
+interface ShareAckParticipant {
 
     ShareGroupMetadata metadata();
 
-    /** Whether the consumer runs with {@code share.acknowledgement.mode=transactional}. */
-    boolean transactional();
+    /** Whether the consumer is still open (a closed one cannot settle anything). */
+    boolean open();
 
     /**
      * Checks that the consumer holds every acknowledged offset and is not already committing it,
@@ -32,4 +31,18 @@ public interface ShareAckParticipant {
 
     /** Acknowledges the given offsets with the given types and commits; they are no longer held. */
     void settle(Map<TopicIdPartition, Map<Long, AcknowledgeType>> outcome);
+
+    /**
+     * The participant {@code metadata} was handed out by, if it is open.
+     *
+     * @throws IllegalArgumentException if no open transactional GaplessShareConsumer handed out {@code metadata}
+     */
+    static ShareAckParticipant of(ShareGroupMetadata metadata) {
+        ShareAckParticipant p = metadata.participant();
+        if (p == null || !p.open()) {
+            throw new IllegalArgumentException(metadata + " does not belong to an open GaplessShareConsumer with "
+                    + "share.acknowledgement.mode=transactional; pass shareGroupMetadata() of the consumer that polled the records");
+        }
+        return p;
+    }
 }

@@ -1,6 +1,6 @@
 package io.gapless.kafka.share.txn;
 
-import io.gapless.kafka.share.internal.RecordTopicIds;
+
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * producer.sendShareAcknowledgementsToTransaction(acks, consumer.shareGroupMetadata());
  * }</pre>
  *
- * <p>Records returned by a {@link GaplessShareConsumer} carry their topic id; for other records
+ * <p>Records returned by a {@code GaplessShareConsumer} carry their topic id; for other records
  * the topic id is {@code Uuid.ZERO_UUID} and is resolved by the consumer that holds them. Not
  * thread-safe.
  */

@@ -8,18 +8,28 @@ import java.util.Objects;
  * group id, member id and member epoch are equal.
  *
  * <p>Kafka 4.4's share consumer does not expose its broker-assigned member id, so on the
- * emulated path {@link GaplessShareConsumer#shareGroupMetadata()} reports an id the SDK assigns
+ * emulated path {@code GaplessShareConsumer.shareGroupMetadata()} reports an id the SDK assigns
  * to the consumer instance (unique per instance) and epoch 0.
+ *
+ * <p>The instance a transactional {@code GaplessShareConsumer} hands out is also how its
+ * {@link TransactionalShareProducer} finds it: it carries a reference to that consumer's
+ * records (not part of equality), so no registry is needed. Pass that instance, not a copy.
  */
 public final class ShareGroupMetadata {
     private final String groupId;
     private final String memberId;
     private final int memberEpoch;
+    // The consumer that handed this instance out, for the producer; null for instances built by the application.
+    private final ShareAckParticipant participant;
 
     /**
      * @throws IllegalArgumentException if {@code groupId} or {@code memberId} is null or blank
      */
     public ShareGroupMetadata(String groupId, String memberId, int memberEpoch) {
+        this(groupId, memberId, memberEpoch, null);
+    }
+
+    ShareGroupMetadata(String groupId, String memberId, int memberEpoch, ShareAckParticipant participant) {
         if (groupId == null || groupId.isBlank()) {
             throw new IllegalArgumentException("groupId must not be blank, got '" + groupId + "'");
         }
@@ -29,6 +39,12 @@ public final class ShareGroupMetadata {
         this.groupId = groupId;
         this.memberId = memberId;
         this.memberEpoch = memberEpoch;
+        this.participant = participant;
+    }
+
+    /** The consumer that handed this instance out, or null. */
+    ShareAckParticipant participant() {
+        return participant;
     }
 
     /** The share group's id. */

@@ -1,6 +1,7 @@
 package io.gapless.kafka.share.reset;
 
 import io.gapless.kafka.share.GaplessShareConsumer;
+import io.gapless.kafka.share.TestShareConsumers;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.TestClients;
 import io.gapless.kafka.testkit.TestTopics;
@@ -227,7 +228,7 @@ abstract class ShareNewPartitionsResetScenarios {
         ConfigException n = assertThrows(ConfigException.class, () -> new GaplessShareConsumer<>(cfg, new StringDeserializer(), new StringDeserializer()));
         assertTrue(n.getMessage().contains("does not know"), n.getMessage());
         cfg.remove("gapless.new.partitions.mode");
-        assertTrue(ShareNewPartitionsReset.create(Map.of("bootstrap.servers", kafka.bootstrapServers()), "g", "c", true).isEmpty(),
-                "unset: nothing to do");
+        assertTrue(TestShareConsumers.newPartitionsReset(Map.of("bootstrap.servers", kafka.bootstrapServers(), "group.id", "g"))
+                .isEmpty(), "unset: nothing to do");
     }
 }

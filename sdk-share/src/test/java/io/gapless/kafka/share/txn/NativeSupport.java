@@ -1,6 +1,5 @@
 package io.gapless.kafka.share.txn;
 
-import io.gapless.kafka.share.internal.NativeShareTransactions;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicIdPartition;
 
@@ -9,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Injected native capabilities for unit tests. */
-final class NativeSupport implements NativeShareTransactions {
+public final class NativeSupport implements NativeShareTransactions {
     final boolean supported;
     final List<Map<TopicIdPartition, List<AcknowledgementBatch>>> calls = new ArrayList<>();
 
@@ -17,11 +16,11 @@ final class NativeSupport implements NativeShareTransactions {
         this.supported = supported;
     }
 
-    static NativeSupport unsupported() {
+    public static NativeSupport unsupported() {
         return new NativeSupport(false);
     }
 
-    static NativeSupport supported() {
+    public static NativeSupport supported() {
         return new NativeSupport(true);
     }
 

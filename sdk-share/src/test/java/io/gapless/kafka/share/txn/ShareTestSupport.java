@@ -1,5 +1,6 @@
 package io.gapless.kafka.share.txn;
 
+import io.gapless.kafka.share.GaplessShareConfig;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;

@@ -1,6 +1,7 @@
 package io.gapless.kafka.share.txn;
 
-import io.gapless.kafka.share.internal.TransactionPhases;
+import io.gapless.kafka.share.GaplessShareConfig;
+import io.gapless.kafka.share.GaplessShareConsumer;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
 import io.gapless.kafka.testkit.TestTopics;
@@ -21,12 +22,12 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
-import static io.gapless.kafka.share.ShareTestSupport.committedValues;
-import static io.gapless.kafka.share.ShareTestSupport.configureGroup;
-import static io.gapless.kafka.share.ShareTestSupport.consumerConfig;
-import static io.gapless.kafka.share.ShareTestSupport.produce;
-import static io.gapless.kafka.share.ShareTestSupport.producerConfig;
-import static io.gapless.kafka.share.ShareTestSupport.allAcknowledged;
+import static io.gapless.kafka.share.txn.ShareTestSupport.committedValues;
+import static io.gapless.kafka.share.txn.ShareTestSupport.configureGroup;
+import static io.gapless.kafka.share.txn.ShareTestSupport.consumerConfig;
+import static io.gapless.kafka.share.txn.ShareTestSupport.produce;
+import static io.gapless.kafka.share.txn.ShareTestSupport.producerConfig;
+import static io.gapless.kafka.share.txn.ShareTestSupport.allAcknowledged;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -42,6 +43,8 @@ class TransactionalShareIT {
     private final String group = TestTopics.unique("tx-group");
     private final String ledger = TestTopics.unique("tx-ledger");
     private final List<AutoCloseable> closeables = new ArrayList<>();
+    /** What every producer of this test does at a commit phase (a simulated crash, or nothing). */
+    private final AtomicReference<TransactionPhase.Listener> phases = new AtomicReference<>(TransactionPhase.Listener.NONE);
 
     TransactionalShareIT(EmbeddedKafka kafka) throws Exception {
         this.kafka = kafka;
@@ -53,7 +56,7 @@ class TransactionalShareIT {
 
     @AfterEach
     void close() throws Exception {
-        TransactionPhases.setListener(null);
+        phases.set(TransactionPhase.Listener.NONE);
         for (AutoCloseable c : closeables) {
             c.close();
         }
@@ -67,7 +70,9 @@ class TransactionalShareIT {
     }
 
     private TransactionalShareProducer<String, String> producer(String txnId) {
-        TransactionalShareProducer<String, String> p = new TransactionalShareProducer<>(producerConfig(kafka, txnId, ledger));
+        Map<String, Object> config = producerConfig(kafka, txnId, ledger);
+        config.put(TransactionPhase.LISTENER_CONFIG, (TransactionPhase.Listener) phase -> phases.get().reached(phase));
+        TransactionalShareProducer<String, String> p = new TransactionalShareProducer<>(config);
         closeables.add(p);
         p.initTransactions();
         return p;
@@ -248,13 +253,13 @@ class TransactionalShareIT {
         ConsumerRecords<String, String> records = pollUntil(crashed, 1);
         int firstBatch = records.count();
         // Crash point: the transaction committed, the acknowledgements never left the client.
-        TransactionPhases.setListener(phase -> {
-            if (phase.equals(TransactionPhases.COMMITTED)) {
+        phases.set(phase -> {
+            if (phase == TransactionPhase.COMMITTED) {
                 throw new SimulatedCrash();
             }
         });
         assertThrows(SimulatedCrash.class, () -> process(p, crashed, records, output));
-        TransactionPhases.setListener(null);
+        phases.set(TransactionPhase.Listener.NONE);
         crashed.close(Duration.ZERO);
 
         GaplessShareConsumer<String, String> c = consumer();

@@ -1,5 +1,8 @@
 package io.gapless.kafka.share.txn;
 
+import io.gapless.kafka.share.GaplessShareConfig;
+import io.gapless.kafka.share.GaplessShareConsumer;
+import io.gapless.kafka.share.TestShareConsumers;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -58,7 +61,7 @@ class TransactionalShareProducerTest {
         config.put("group.id", "g");
         config.put(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, GaplessShareConfig.ACKNOWLEDGEMENT_MODE_TRANSACTIONAL);
         config.put(GaplessShareConfig.FALLBACK_CONFIG, fallback);
-        GaplessShareConsumer<String, String> c = new GaplessShareConsumer<>(mockConsumer, config, topic -> TOPIC_ID, NativeSupport.unsupported());
+        GaplessShareConsumer<String, String> c = TestShareConsumers.wrapping(mockConsumer, config, topic -> TOPIC_ID, NativeSupport.unsupported());
         closeables.add(c);
         return c;
     }
@@ -177,7 +180,7 @@ class TransactionalShareProducerTest {
                 new StringSerializer(), new StringSerializer(), NativeSupport.unsupported()));
         Map<String, Object> consumerConfig = Map.of("group.id", "g", GaplessShareConfig.FALLBACK_CONFIG, GaplessShareConfig.FALLBACK_FAIL,
                 GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, GaplessShareConfig.ACKNOWLEDGEMENT_MODE_TRANSACTIONAL);
-        assertThrows(UnsupportedVersionException.class, () -> new GaplessShareConsumer<>(mockConsumer, consumerConfig, t -> TOPIC_ID,
+        assertThrows(UnsupportedVersionException.class, () -> TestShareConsumers.wrapping(mockConsumer, consumerConfig, t -> TOPIC_ID,
                 NativeSupport.unsupported()));
     }
 
