@@ -144,12 +144,8 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     static List<LedgerRange> staleHolder(LedgerIndex seen, Map<ShareKey, List<LedgerRange>> ours, long own, Set<String> reasons) {
         List<LedgerRange> earlier = new ArrayList<>();
         for (Map.Entry<ShareKey, List<LedgerRange>> e : ours.entrySet()) {
-            long watermark = seen.watermark(e.getKey());
             for (LedgerRange mine : e.getValue()) {
-                if (mine.first() < watermark) {
-                    reasons.add(describe(e.getKey(), mine) + " lies below the share-partition start offset " + watermark
-                            + " (already acknowledged): this holder's lock had expired");
-                }
+                refuseBelowStart(seen, e.getKey(), mine, ": this holder's lock had expired", reasons);
                 for (LedgerRange other : seen.overlapping(e.getKey(), mine.first(), mine.last(), own)) {
                     if (other.deliveryCount() > mine.deliveryCount()) {
                         reasons.add(describe(e.getKey(), mine) + " was redelivered (delivery " + other.deliveryCount()
@@ -170,12 +166,8 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     static void committedElsewhere(LedgerIndex done, Map<ShareKey, List<LedgerRange>> ours, long own,
                                    Map<ShareKey, Map<Long, AcknowledgeType>> doneElsewhere, Set<String> reasons) {
         for (Map.Entry<ShareKey, List<LedgerRange>> e : ours.entrySet()) {
-            long watermark = done.watermark(e.getKey());
             for (LedgerRange mine : e.getValue()) {
-                if (mine.first() < watermark) {
-                    reasons.add(describe(e.getKey(), mine) + " lies below the share-partition start offset " + watermark
-                            + " (already acknowledged)");
-                }
+                refuseBelowStart(done, e.getKey(), mine, "", reasons);
                 for (LedgerRange other : done.overlapping(e.getKey(), mine.first(), mine.last(), own)) {
                     long from = Math.max(mine.first(), other.first());
                     long to = Math.min(mine.last(), other.last());
@@ -187,6 +179,15 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
                             + " were already committed by transactional.id " + other.transactionalId());
                 }
             }
+        }
+    }
+
+    /** Offsets below the share-partition start a snapshot recorded are acknowledged or archived for good. */
+    private static void refuseBelowStart(LedgerIndex index, ShareKey key, LedgerRange mine, String consequence, Set<String> reasons) {
+        long watermark = index.watermark(key);
+        if (mine.first() < watermark) {
+            reasons.add(describe(key, mine) + " lies below the share-partition start offset " + watermark + " (already acknowledged)"
+                    + consequence);
         }
     }
 
