@@ -10,12 +10,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * sdk-share's in-memory ack-ledger index ({@code io.gapless.kafka.share.internal.ledger}), looked
+ * sdk-share's in-memory ack-ledger index ({@code io.gapless.kafka.share.ledger}), looked
  * up by reflection so that this module builds before (and whatever internal shape) it lands. Used
  * only to measure its heap and lookup cost; one reflective call per range added or looked up.
  */
 final class LedgerInternals {
-    private static final String PACKAGE = "io.gapless.kafka.share.internal.ledger.";
+    private static final String PACKAGE = "io.gapless.kafka.share.ledger.";
 
     private final Constructor<?> index;
     private final Constructor<?> key;

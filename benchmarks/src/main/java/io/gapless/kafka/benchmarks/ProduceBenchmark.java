@@ -33,7 +33,7 @@ public final class ProduceBenchmark implements Benchmark {
     public List<BenchmarkResult> run(BenchmarkContext ctx) {
         Optional<Constructor<?>> sdk = ShareSdk.producerConstructor();
         if (sdk.isEmpty()) {
-            log.info("produce: {}TransactionalShareProducer is not on the classpath yet: skipped", ShareSdk.PACKAGE);
+            log.info("produce: {}TransactionalShareProducer is not on the classpath yet: skipped", ShareSdk.TXN_PACKAGE);
             return List.of(BenchmarkResult.skipped(NAME, "not-yet-built", "TransactionalShareProducer (sdk-share) not built yet"));
         }
         BenchmarkMode mode = ctx.mode();

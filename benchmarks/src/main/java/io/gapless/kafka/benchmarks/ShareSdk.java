@@ -21,6 +21,8 @@ import java.util.Optional;
  */
 public final class ShareSdk {
     static final String PACKAGE = "io.gapless.kafka.share.";
+    /** The KIP-1289 API: producer, acknowledgements, group metadata. */
+    static final String TXN_PACKAGE = PACKAGE + "txn.";
 
     private final Constructor<?> producer;
     private final Constructor<?> consumer;
@@ -40,7 +42,7 @@ public final class ShareSdk {
     /** The {@code TransactionalShareProducer} constructor {@code (Map, Serializer, Serializer)}, if built. */
     public static Optional<Constructor<?>> producerConstructor() {
         try {
-            Class<?> c = Class.forName(PACKAGE + "TransactionalShareProducer");
+            Class<?> c = Class.forName(TXN_PACKAGE + "TransactionalShareProducer");
             return Optional.of(c.getConstructor(Map.class, Serializer.class, Serializer.class));
         } catch (ClassNotFoundException | NoSuchMethodException e) {
             return Optional.empty();
@@ -54,7 +56,7 @@ public final class ShareSdk {
             Class<?> consumerClass = Class.forName(PACKAGE + "GaplessShareConsumer");
             Constructor<?> consumer = consumerClass.getConstructor(Map.class, Deserializer.class, Deserializer.class);
             Method metadata = consumerClass.getMethod("shareGroupMetadata");
-            Class<?> acks = Class.forName(PACKAGE + "ShareAcknowledgements");
+            Class<?> acks = Class.forName(TXN_PACKAGE + "ShareAcknowledgements");
             Method fromRecords = acks.getMethod("fromRecords", ConsumerRecords.class, AcknowledgeType.class);
             Method send = producer.getDeclaringClass().getMethod("sendShareAcknowledgementsToTransaction", acks, metadata.getReturnType());
             return Optional.of(new ShareSdk(producer, consumer, metadata, fromRecords, send));

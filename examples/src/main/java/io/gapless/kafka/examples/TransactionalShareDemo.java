@@ -2,8 +2,8 @@ package io.gapless.kafka.examples;
 
 import io.gapless.kafka.examples.share.ShareDemoCluster;
 import io.gapless.kafka.share.GaplessShareConsumer;
-import io.gapless.kafka.share.ShareAcknowledgements;
-import io.gapless.kafka.share.TransactionalShareProducer;
+import io.gapless.kafka.share.txn.ShareAcknowledgements;
+import io.gapless.kafka.share.txn.TransactionalShareProducer;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

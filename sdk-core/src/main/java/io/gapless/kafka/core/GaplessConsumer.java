@@ -1,15 +1,15 @@
 package io.gapless.kafka.core;
 
 import io.gapless.kafka.core.internal.BaselineWorker;
-import io.gapless.kafka.core.internal.ClientIds;
-import io.gapless.kafka.core.internal.ConnectionConfigs;
-import io.gapless.kafka.core.internal.ModeDecision;
+import io.gapless.kafka.core.spi.ClientIds;
 import io.gapless.kafka.core.internal.OffsetResetHandler;
 import io.gapless.kafka.core.internal.RegisteringRebalanceListener;
 import io.gapless.kafka.core.internal.ResetMetrics;
 import io.gapless.kafka.core.internal.TopicResetPolicies;
 import io.gapless.kafka.core.internal.baseline.BaselineStore;
 import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
+import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.ModeDecision;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;

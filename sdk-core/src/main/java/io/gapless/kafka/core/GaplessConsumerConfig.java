@@ -1,6 +1,6 @@
 package io.gapless.kafka.core;
 
-import io.gapless.kafka.core.internal.ResetPolicyValidator;
+import io.gapless.kafka.core.spi.ResetPolicyValidator;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;

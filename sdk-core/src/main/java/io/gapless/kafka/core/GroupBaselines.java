@@ -1,6 +1,6 @@
 package io.gapless.kafka.core;
 
-import io.gapless.kafka.core.internal.ConnectionConfigs;
+import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.internal.baseline.BaselineStore;
 import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
 

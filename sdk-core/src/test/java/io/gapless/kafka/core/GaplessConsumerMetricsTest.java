@@ -1,6 +1,6 @@
 package io.gapless.kafka.core;
 
-import io.gapless.kafka.core.internal.ConnectionConfigs;
+import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.internal.ResetMetrics;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.Metric;

@@ -1,113 +1,176 @@
 package io.gapless.kafka.share;
 
+import io.gapless.kafka.core.GaplessConsumerConfig;
+import io.gapless.kafka.core.NewPartitionsMode;
+import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.core.spi.ClientIds;
+import io.gapless.kafka.core.spi.ModeDecision;
+import io.gapless.kafka.core.spi.ResetPolicyValidator;
+import io.gapless.kafka.share.ledger.LedgerSettings;
+import io.gapless.kafka.share.reset.ShareResetOptions;
+import io.gapless.kafka.share.txn.ShareTransactionConfigs;
+import io.gapless.kafka.share.txn.TransactionalShareProducerConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.utils.Utils;
 
-import java.util.HashMap;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * The SDK's settings for transactional share acknowledgements. They go into the same
- * {@code Properties}/{@code Map} as the Kafka client settings and are removed before the config
- * reaches the Kafka client. Invalid values fail with a {@code ConfigException} that names the key
- * and the value.
+ * The settings {@link GaplessShareConsumer} adds to Kafka's share-consumer settings, with their
+ * documentation in {@link #configDef()}: transactional acknowledgements (KIP-1289: the
+ * {@code transactional} value of {@code share.acknowledgement.mode}, the fallback and the ack
+ * ledger) and the new-partitions policy (KIP-1327: {@code share.auto.offset.reset},
+ * {@code share.auto.offset.reset.new.partitions}, the group baseline and the partition check
+ * interval). They go into the same {@code Properties}/{@code Map} as the Kafka client settings and
+ * are removed, or rewritten, before the config reaches the Kafka consumer. Invalid values and
+ * combinations fail with a {@code ConfigException} that names the key and the value.
+ *
+ * <p>{@link TransactionalShareProducerConfig} defines the producer's keys; the KIP-1289 keys of
+ * both are the same ({@link ShareTransactionConfigs}): set the same values on consumer and producer.
  */
 public final class GaplessShareConfig extends AbstractConfig {
 
     /** Prefix of every SDK setting; such keys are never passed to the Kafka clients. */
-    public static final String PREFIX = "gapless.";
+    public static final String PREFIX = TransactionalShareProducerConfig.PREFIX;
 
     /**
-     * What to do when the broker cannot stage share acknowledgements in a transaction (KIP-1289):
-     * {@code emulate} (default) runs the ack ledger, {@code at-least-once} acknowledges after the
-     * commit (duplicates possible after a crash), {@code fail} throws UnsupportedVersionException.
+     * Kafka's {@code share.acknowledgement.mode}, plus {@value #ACKNOWLEDGEMENT_MODE_TRANSACTIONAL}
+     * (KIP-1289, section 7), which turns on acknowledgements that commit or abort with a
+     * {@code TransactionalShareProducer}'s transaction. The Kafka consumer underneath then runs in
+     * {@code explicit} mode: that is the value this config holds after parsing ({@link #transactional()}
+     * tells what was asked for).
      */
-    public static final String FALLBACK_CONFIG = "gapless.share.transactional.fallback";
+    public static final String ACKNOWLEDGEMENT_MODE_CONFIG = ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG;
+    public static final String ACKNOWLEDGEMENT_MODE_TRANSACTIONAL = "transactional";
+    private static final String ACKNOWLEDGEMENT_MODE_DOC = "Kafka's acknowledgement mode of the share consumer "
+            + "(<code>implicit</code> or <code>explicit</code>), or <code>transactional</code> (KIP-1289): records are settled "
+            + "by a TransactionalShareProducer's transaction, acknowledged on commit and released on abort; the Kafka consumer "
+            + "underneath runs <code>explicit</code>. Requires group.id.";
+
+    /** See {@link ShareTransactionConfigs#FALLBACK_CONFIG}. */
+    public static final String FALLBACK_CONFIG = ShareTransactionConfigs.FALLBACK_CONFIG;
     public static final String FALLBACK_EMULATE = "emulate";
     public static final String FALLBACK_AT_LEAST_ONCE = "at-least-once";
     public static final String FALLBACK_FAIL = "fail";
 
-    /** Name of the ack-ledger topic, created on first use. */
-    public static final String LEDGER_TOPIC_CONFIG = "gapless.ledger.topic";
-    public static final String LEDGER_TOPIC_DEFAULT = "__gapless_share_ack_ledger";
+    /** See {@link ShareTransactionConfigs#LEDGER_TOPIC_CONFIG}. */
+    public static final String LEDGER_TOPIC_CONFIG = ShareTransactionConfigs.LEDGER_TOPIC_CONFIG;
+    public static final String LEDGER_TOPIC_DEFAULT = ShareTransactionConfigs.LEDGER_TOPIC_DEFAULT;
+    /** See {@link ShareTransactionConfigs#LEDGER_PARTITIONS_CONFIG}. */
+    public static final String LEDGER_PARTITIONS_CONFIG = ShareTransactionConfigs.LEDGER_PARTITIONS_CONFIG;
+    /** See {@link ShareTransactionConfigs#LEDGER_REPLICATION_FACTOR_CONFIG}. */
+    public static final String LEDGER_REPLICATION_FACTOR_CONFIG = ShareTransactionConfigs.LEDGER_REPLICATION_FACTOR_CONFIG;
+    /** See {@link ShareTransactionConfigs#LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG}. */
+    public static final String LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG = ShareTransactionConfigs.LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG;
+    public static final long LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DEFAULT = ShareTransactionConfigs.LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DEFAULT;
 
-    /** Partitions of the ack-ledger topic when the SDK creates it; never change it afterwards. */
-    public static final String LEDGER_PARTITIONS_CONFIG = "gapless.ledger.partitions";
+    /** The share group's base policy as the SDK applies it (the group config of the same name; not a Kafka consumer setting). */
+    public static final String AUTO_OFFSET_RESET_CONFIG = "share.auto.offset.reset";
+    private static final String AUTO_OFFSET_RESET_DOC = "The share group's base policy, as the SDK should apply it: earliest, latest "
+            + "or by_duration:&lt;ISO-8601 duration&gt;. Only read with share.auto.offset.reset.new.partitions; the SDK then owns "
+            + "the group config of the same name.";
 
-    /** Replication factor of the ack-ledger topic when the SDK creates it; -1 = broker default. */
-    public static final String LEDGER_REPLICATION_FACTOR_CONFIG = "gapless.ledger.replication.factor";
+    /** KIP-1327: where share-partitions created after the group start. */
+    public static final String AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG = "share.auto.offset.reset.new.partitions";
+    private static final String AUTO_OFFSET_RESET_NEW_PARTITIONS_DOC = "KIP-1327: where share-partitions created after the share "
+            + "group start (earliest, latest or by_duration:&lt;ISO-8601 duration&gt;; not none), natively where the broker "
+            + "knows the group config, emulated otherwise. Unset: the broker's behaviour. Requires group.id.";
 
-    /** Ledger entry bytes written to a ledger partition before a snapshot is written (KIP-1349's rule). */
-    public static final String LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG = "gapless.ledger.max.record.bytes.between.snapshots";
-    public static final long LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DEFAULT = 20L * 1024 * 1024;
+    /** How often the share consumer looks for partitions added to its topics. */
+    public static final String PARTITION_CHECK_INTERVAL_MS_CONFIG = "gapless.share.partition.check.interval.ms";
+    private static final String PARTITION_CHECK_INTERVAL_MS_DOC = "How often the share consumer looks for partitions added to "
+            + "its topics, to choose their start offset (new-partitions emulation only).";
 
-    /**
-     * Value of Kafka's {@code share.acknowledgement.mode} that turns on transactional
-     * acknowledgements on a {@link GaplessShareConsumer} (KIP-1289, section 7). The Kafka consumer
-     * underneath runs in {@code explicit} mode.
-     */
-    public static final String ACKNOWLEDGEMENT_MODE_CONFIG = "share.acknowledgement.mode";
-    public static final String ACKNOWLEDGEMENT_MODE_TRANSACTIONAL = "transactional";
+    /** Share groups have no {@code none}: a partition always starts somewhere. */
+    private static final ResetPolicyValidator NO_NONE = ResetPolicyValidator.withoutNone(
+            "share groups do not support none: use earliest, latest or by_duration:<ISO-8601 duration>");
 
-    private static final ConfigDef CONFIG = new ConfigDef()
-            .define(FALLBACK_CONFIG, Type.STRING, FALLBACK_EMULATE,
-                    ConfigDef.ValidString.in(FALLBACK_EMULATE, FALLBACK_AT_LEAST_ONCE, FALLBACK_FAIL), Importance.HIGH,
-                    "Behaviour when the broker has no transactional share acknowledgements: emulate, at-least-once or fail.")
-            .define(LEDGER_TOPIC_CONFIG, Type.STRING, LEDGER_TOPIC_DEFAULT, new ConfigDef.NonEmptyString(),
-                    Importance.MEDIUM, "Topic of the ack ledger used by the emulation.")
-            .define(LEDGER_PARTITIONS_CONFIG, Type.INT, 1, ConfigDef.Range.atLeast(1), Importance.LOW,
-                    "Partitions of the ack-ledger topic when the SDK creates it.")
-            .define(LEDGER_REPLICATION_FACTOR_CONFIG, Type.SHORT, (short) -1, Importance.LOW,
-                    "Replication factor of the ack-ledger topic when the SDK creates it (-1: broker default).")
-            .define(LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG, Type.LONG, LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DEFAULT,
-                    ConfigDef.Range.atLeast(1), Importance.LOW,
-                    "Ledger entry bytes written to a ledger partition before the next snapshot.");
+    private static final ConfigDef CONFIG = ShareTransactionConfigs.addTo(new ConfigDef())
+            .define(ACKNOWLEDGEMENT_MODE_CONFIG, Type.STRING, AcknowledgementMode.IMPLICIT.toString(),
+                    ConfigDef.CaseInsensitiveValidString.in(Utils.enumOptions(AcknowledgementMode.class)), Importance.MEDIUM,
+                    ACKNOWLEDGEMENT_MODE_DOC)
+            .define(AUTO_OFFSET_RESET_CONFIG, Type.STRING, ResetPolicy.LATEST.toString(), NO_NONE, Importance.MEDIUM,
+                    AUTO_OFFSET_RESET_DOC)
+            .define(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, Type.STRING, null, NO_NONE, Importance.HIGH,
+                    AUTO_OFFSET_RESET_NEW_PARTITIONS_DOC)
+            .define(GaplessConsumerConfig.BASELINE_TOPIC_CONFIG, Type.STRING, GaplessConsumerConfig.BASELINE_TOPIC_DEFAULT,
+                    Importance.LOW, "Compacted topic holding group baselines (shared with GaplessConsumer).")
+            .define(GaplessConsumerConfig.BASELINE_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1),
+                    Importance.LOW, "Upper bound for one baseline read or write, or one share-group admin call.")
+            .define(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, Type.STRING, NewPartitionsMode.AUTO.configValue(),
+                    ConfigDef.CaseInsensitiveValidString.in(Arrays.stream(NewPartitionsMode.values())
+                            .map(NewPartitionsMode::configValue).toArray(String[]::new)), Importance.LOW,
+                    "auto: native where the broker knows share.auto.offset.reset.new.partitions, emulated otherwise; "
+                            + "native: fail at construction without it; emulate.")
+            .define(PARTITION_CHECK_INTERVAL_MS_CONFIG, Type.LONG, 1000L, ConfigDef.Range.atLeast(10), Importance.LOW,
+                    PARTITION_CHECK_INTERVAL_MS_DOC);
 
-    /**
-     * Parses and validates the SDK keys of a client config; other keys are ignored.
-     *
-     * @throws org.apache.kafka.common.config.ConfigException naming the key and value on bad input
-     */
-    public GaplessShareConfig(Map<?, ?> clientConfig) {
-        super(CONFIG, sdkKeys(clientConfig), false);
-        short rf = getShort(LEDGER_REPLICATION_FACTOR_CONFIG);
-        if (rf == 0 || rf < -1) {
-            throw new org.apache.kafka.common.config.ConfigException(LEDGER_REPLICATION_FACTOR_CONFIG, rf,
-                    "must be -1 (broker default) or at least 1");
+    /** The values of {@value #ACKNOWLEDGEMENT_MODE_CONFIG}. */
+    public enum AcknowledgementMode {
+        IMPLICIT, EXPLICIT, TRANSACTIONAL;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
-    /** The definition of every SDK setting (for documentation tools). */
+    private final String clientId;
+
+    /**
+     * Parses and validates the SDK's keys of a share-consumer config; Kafka's own keys are kept for
+     * the Kafka consumer.
+     *
+     * @throws ConfigException naming the key and value on bad input
+     */
+    public GaplessShareConfig(Map<?, ?> clientConfig) {
+        super(CONFIG, clientConfig, false);
+        // Kafka's own client id (the configured one, or consumer-<group>-<n>), pinned on the Kafka
+        // consumer: its metrics, the SDK's and the helper clients' ids agree.
+        this.clientId = ClientIds.consumer(originals());
+    }
+
+    /** Cross-key rules, and the rewrite of {@code transactional} to the {@code explicit} mode the Kafka consumer runs in. */
+    @Override
+    protected Map<String, Object> postProcessParsedConfig(Map<String, Object> parsedValues) {
+        Object group = originals().get(ConsumerConfig.GROUP_ID_CONFIG);
+        boolean transactional = ACKNOWLEDGEMENT_MODE_TRANSACTIONAL.equalsIgnoreCase((String) parsedValues.get(ACKNOWLEDGEMENT_MODE_CONFIG));
+        if (transactional && group == null) {
+            throw new ConfigException(ConsumerConfig.GROUP_ID_CONFIG, null, "a transactional share consumer needs a group.id");
+        }
+        String newPolicy = (String) parsedValues.get(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG);
+        if (newPolicy != null && !newPolicy.isBlank() && (group == null || group.toString().isBlank())) {
+            throw new ConfigException(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, ResetPolicy.parse(newPolicy).toString(), "requires group.id");
+        }
+        return transactional ? Map.of(ACKNOWLEDGEMENT_MODE_CONFIG, AcknowledgementMode.EXPLICIT.toString()) : Map.of();
+    }
+
+    /** The definition of every SDK setting of the share consumer (for documentation tools). */
     public static ConfigDef configDef() {
         return new ConfigDef(CONFIG);
     }
 
-    /** A copy of {@code clientConfig} without the SDK's keys, for the Kafka client underneath. */
+    /** A copy of {@code clientConfig} without the SDK's keys. */
     public static Map<String, Object> withoutSdkKeys(Map<?, ?> clientConfig) {
-        Map<String, Object> result = new HashMap<>();
-        clientConfig.forEach((k, v) -> {
-            String key = String.valueOf(k);
-            if (!key.startsWith(PREFIX)) {
-                result.put(key, v);
-            }
-        });
-        return result;
+        return TransactionalShareProducerConfig.withoutSdkKeys(clientConfig);
     }
 
-    private static Map<String, Object> sdkKeys(Map<?, ?> clientConfig) {
-        Map<String, Object> result = new HashMap<>();
-        clientConfig.forEach((k, v) -> {
-            String key = String.valueOf(k);
-            if (key.startsWith(PREFIX)) {
-                result.put(key, v);
-            }
-        });
-        return result;
+    /** Whether {@code share.acknowledgement.mode=transactional} was asked for. */
+    public boolean transactional() {
+        Object mode = originals().get(ACKNOWLEDGEMENT_MODE_CONFIG);
+        return mode != null && ACKNOWLEDGEMENT_MODE_TRANSACTIONAL.equalsIgnoreCase(mode.toString().trim());
     }
 
-    /** The configured fallback. */
+    /** The configured fallback: {@value #FALLBACK_EMULATE}, {@value #FALLBACK_AT_LEAST_ONCE} or {@value #FALLBACK_FAIL}. */
     public String fallback() {
         return getString(FALLBACK_CONFIG);
     }
@@ -130,5 +193,53 @@ public final class GaplessShareConfig extends AbstractConfig {
     /** Ledger bytes between snapshots. */
     public long maxBytesBetweenSnapshots() {
         return getLong(LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG);
+    }
+
+    ModeDecision.Fallback transactionalFallback() {
+        return ShareTransactionConfigs.fallback(this);
+    }
+
+    LedgerSettings ledger() {
+        return ShareTransactionConfigs.ledgerSettings(this);
+    }
+
+    /** The KIP-1327 settings, or empty when {@value #AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG} is not set. */
+    Optional<ShareResetOptions> newPartitionsReset() {
+        String newPolicy = getString(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG);
+        if (newPolicy == null || newPolicy.isBlank()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ShareResetOptions(ResetPolicy.parse(getString(AUTO_OFFSET_RESET_CONFIG)), ResetPolicy.parse(newPolicy),
+                NewPartitionsMode.valueOf(getString(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG).toUpperCase(Locale.ROOT)),
+                getString(GaplessConsumerConfig.BASELINE_TOPIC_CONFIG),
+                Duration.ofMillis(getLong(GaplessConsumerConfig.BASELINE_TIMEOUT_MS_CONFIG)), getLong(PARTITION_CHECK_INTERVAL_MS_CONFIG)));
+    }
+
+    /** {@code group.id}, or null. */
+    String groupId() {
+        Object group = originals().get(ConsumerConfig.GROUP_ID_CONFIG);
+        return group == null ? null : group.toString();
+    }
+
+    /** {@code client.id}, or the id Kafka's consumer would have given itself. */
+    String clientId() {
+        return clientId;
+    }
+
+    /** The Kafka consumer's settings: no SDK or KIP-1327 keys, and the acknowledgement mode it runs in. */
+    Map<String, Object> kafkaConsumerConfigs() {
+        Map<String, Object> kafka = withoutSdkKeys(originals());
+        kafka.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        kafka.remove(AUTO_OFFSET_RESET_CONFIG);
+        kafka.remove(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG);
+        if (transactional()) {
+            kafka.put(ACKNOWLEDGEMENT_MODE_CONFIG, getString(ACKNOWLEDGEMENT_MODE_CONFIG));
+        }
+        return kafka;
+    }
+
+    /** Whether the Kafka consumer underneath acknowledges explicitly. */
+    boolean explicitAcknowledgement() {
+        return AcknowledgementMode.EXPLICIT.toString().equalsIgnoreCase(getString(ACKNOWLEDGEMENT_MODE_CONFIG));
     }
 }

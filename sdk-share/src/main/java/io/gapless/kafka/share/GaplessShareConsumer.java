@@ -1,46 +1,32 @@
 package io.gapless.kafka.share;
 
-import io.gapless.kafka.core.internal.ClientIds;
-import io.gapless.kafka.share.internal.AdminTopicIdResolver;
-import io.gapless.kafka.share.internal.ConsumerTransactionSupport;
-import io.gapless.kafka.share.internal.LedgerDedupFilter;
-import io.gapless.kafka.share.internal.NativeShareTransactions;
-import io.gapless.kafka.share.internal.RecordFilter;
-import io.gapless.kafka.share.internal.ReflectiveNativeShareTransactions;
-import io.gapless.kafka.share.internal.ShareParticipants;
-import io.gapless.kafka.share.internal.TopicIdResolver;
-import io.gapless.kafka.share.internal.ledger.AckLedger;
-import io.gapless.kafka.share.internal.reset.ShareNewPartitionsReset;
-import io.gapless.kafka.share.internal.reset.ShareResetSettings;
+import io.gapless.kafka.share.reset.ShareNewPartitionsReset;
+import io.gapless.kafka.share.txn.AckPath;
+import io.gapless.kafka.share.txn.ConsumerTransactionSupport;
+import io.gapless.kafka.share.txn.NativeShareTransactions;
+import io.gapless.kafka.share.txn.ShareGroupMetadata;
+import io.gapless.kafka.share.txn.TopicIdResolver;
+import io.gapless.kafka.share.txn.TransactionalShareProducer;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
-import org.apache.kafka.clients.consumer.AcknowledgementCommitCallback;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.consumer.ShareConsumer;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.errors.UnsupportedVersionException;
-import org.apache.kafka.common.metrics.KafkaMetric;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.utils.Utils;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A drop-in {@link ShareConsumer} around {@link KafkaShareConsumer} that adds KIP-1289's
@@ -68,18 +54,15 @@ import java.util.Set;
  * steered to {@code earliest}, each partition's start offset is chosen once and recorded in the
  * group baseline, and records below it are acknowledged without being returned). See README.
  *
- * <p>Every other method is forwarded unchanged.
+ * <p>The settings are {@link GaplessShareConfig}. Every method without a feature is forwarded
+ * unchanged by {@link ForwardingShareConsumer}.
  */
-public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
-    private static final Logger log = LoggerFactory.getLogger(GaplessShareConsumer.class);
-
+public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     private final ShareConsumer<K, V> delegate;
-    private final List<RecordFilter<K, V>> filters = new ArrayList<>();
     private final ShareGroupMetadata metadata;
-    private final ConsumerTransactionSupport<K, V> transactions;
-    private final List<AutoCloseable> resources = new ArrayList<>();
-    private AckLedger ledger;
-    private final ShareNewPartitionsReset newPartitionsReset;
+    private final ShareNewPartitionsReset newPartitionsReset;     // null unless KIP-1327 is asked for
+    private final ConsumerTransactionSupport<K, V> transactions;  // null unless KIP-1289 is emulated or at-least-once
+    private final List<RecordFilter<K, V>> pollStages = new ArrayList<>();
 
     /** Like {@link KafkaShareConsumer#KafkaShareConsumer(Map)}; SDK keys ({@code gapless.*}) are removed first. */
     public GaplessShareConsumer(Map<String, Object> configs) {
@@ -112,107 +95,53 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
         this(configs, settings -> delegate, topicIds, nativeSupport);
     }
 
-    private interface DelegateFactory<K, V> {
-        ShareConsumer<K, V> create(Map<String, Object> settings);
+    // The assembly: settings, the acknowledgement path (chosen once), each feature, the poll stages in order.
+    private GaplessShareConsumer(Map<String, Object> configs, Function<Map<String, Object>, ShareConsumer<K, V>> factory,
+                                 TopicIdResolver topicIds, NativeShareTransactions nativeSupport) {
+        GaplessShareConfig config = new GaplessShareConfig(new HashMap<>(configs));
+        AckPath path = config.transactional() ? ackPath(config, nativeSupport) : null;
+        this.newPartitionsReset = config.newPartitionsReset().map(options -> ShareNewPartitionsReset.create(options,
+                config.kafkaConsumerConfigs(), config.groupId(), config.clientId(), config.explicitAcknowledgement())).orElse(null);
+        this.delegate = createDelegate(factory, config);
+        this.transactions = path == null || path == AckPath.NATIVE ? null : new ConsumerTransactionSupport<>(path, delegate,
+                config.groupId(), config.clientId(), config.kafkaConsumerConfigs(), config.ledger(), topicIds);
+        this.metadata = transactions != null ? transactions.metadata()
+                : config.groupId() == null ? null : new ShareGroupMetadata(config.groupId(), "gapless-" + Uuid.randomUuid(), 0);
+        if (newPartitionsReset != null) {
+            // First: records below a partition's start never reach the later stages.
+            pollStages.add(records -> newPartitionsReset.filter(records, delegate));
+        }
+        if (transactions != null) {
+            pollStages.add(transactions::dedup);
+        }
     }
 
-    private GaplessShareConsumer(Map<String, Object> configs, DelegateFactory<K, V> factory, TopicIdResolver topicIds,
-                                 NativeShareTransactions nativeSupport) {
-        Map<String, Object> original = new HashMap<>(configs);
-        GaplessShareConfig sdk = new GaplessShareConfig(original);
-        Map<String, Object> settings = GaplessShareConfig.withoutSdkKeys(original);
-        Object mode = settings.get(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG);
-        boolean transactional = mode != null && GaplessShareConfig.ACKNOWLEDGEMENT_MODE_TRANSACTIONAL.equalsIgnoreCase(mode.toString().trim());
-        Object groupId = settings.get(ConsumerConfig.GROUP_ID_CONFIG);
-        // Kafka's own client id, pinned on the delegate: its metrics, the SDK's and the helper clients' ids agree.
-        String clientId = ClientIds.consumer(settings);
-        settings.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        original.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        this.metadata = groupId == null ? null : new ShareGroupMetadata(groupId.toString(), "gapless-" + Uuid.randomUuid(), 0);
+    private static AckPath ackPath(GaplessShareConfig config, NativeShareTransactions injected) {
+        NativeShareTransactions nativeSupport = injected != null ? injected : NativeShareTransactions.reflective(config.kafkaConsumerConfigs());
+        return AckPath.choose(nativeSupport, config.transactionalFallback(), "Share consumer " + config.clientId(), config.ledgerTopic());
+    }
 
-        boolean emulate = false;
-        if (transactional) {
-            if (groupId == null) {
-                throw new ConfigException(ConsumerConfig.GROUP_ID_CONFIG, null, "a transactional share consumer needs a group.id");
-            }
-            NativeShareTransactions nat = nativeSupport != null ? nativeSupport
-                    : new ReflectiveNativeShareTransactions(AckLedger.helperConfig(settings, clientId + "-share-probe"));
-            boolean nativePath = nat.clientSupports() && nat.brokerSupports();
-            if (nativePath) {
-                log.info("Share consumer {}: transactional acknowledgements are native (KIP-1289)", clientId);
-            } else {
-                switch (sdk.fallback()) {
-                    case GaplessShareConfig.FALLBACK_FAIL -> throw new UnsupportedVersionException(
-                            "Transactional share acknowledgements (KIP-1289) are not supported by this kafka-clients/broker and "
-                                    + GaplessShareConfig.FALLBACK_CONFIG + "=fail");
-                    case GaplessShareConfig.FALLBACK_AT_LEAST_ONCE -> {
-                        log.warn("Share consumer {}: transactional acknowledgements run at-least-once ({}=at-least-once): "
-                                + "a crash after a commit delivers its records again", clientId, GaplessShareConfig.FALLBACK_CONFIG);
-                        settings.put(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, "explicit");
-                    }
-                    default -> {
-                        log.info("Share consumer {}: transactional acknowledgements emulated with the ack ledger {}",
-                                clientId, sdk.ledgerTopic());
-                        settings.put(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, "explicit");
-                        emulate = true;
-                    }
-                }
-            }
-            transactional = !nativePath;
-        }
-        // KIP-1327 for share groups: configured on the consumer, kept from the Kafka client underneath.
-        settings.keySet().removeIf(ShareResetSettings::isResetKey);
-        boolean explicitAcks = "explicit".equalsIgnoreCase(String.valueOf(settings.get(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG)).trim());
-        this.newPartitionsReset = ShareNewPartitionsReset.create(original, groupId == null ? null : groupId.toString(), clientId, explicitAcks)
-                .orElse(null);
+    private ShareConsumer<K, V> createDelegate(Function<Map<String, Object>, ShareConsumer<K, V>> factory, GaplessShareConfig config) {
         try {
-            this.delegate = factory.create(settings);
+            return factory.apply(config.kafkaConsumerConfigs());
         } catch (RuntimeException e) {
             if (newPartitionsReset != null) {
                 newPartitionsReset.close();
             }
             throw e;
         }
-        if (newPartitionsReset != null) {
-            resources.add(newPartitionsReset);
-            ShareNewPartitionsReset reset = newPartitionsReset;
-            filters.add(reset::filter); // first: records below a partition's start never reach the later stages
-        }
-        if (transactional) {
-            TopicIdResolver ids = topicIds;
-            if (ids == null) {
-                AdminTopicIdResolver resolver = new AdminTopicIdResolver(AckLedger.commonClientConfig(settings), clientId);
-                resources.add(resolver);
-                ids = resolver;
-            }
-            this.transactions = new ConsumerTransactionSupport<>(delegate, metadata, ids);
-            if (emulate) {
-                Map<String, Object> ledgerConfig = settings;
-                String group = metadata.groupId();
-                filters.add(new LedgerDedupFilter<>(group, () -> ledger(ledgerConfig, sdk, clientId), ids));
-            }
-            ShareParticipants.register(transactions);
-        } else {
-            this.transactions = null;
-        }
     }
 
-    private AckLedger ledger(Map<String, Object> settings, GaplessShareConfig sdk, String clientId) {
-        if (ledger == null) {
-            ledger = new AckLedger(settings, sdk, clientId, null);
-        }
-        return ledger;
-    }
-
-    /** Adds a stage to the poll path (internal: used by SDK features that filter records). */
-    void addRecordFilter(RecordFilter<K, V> filter) {
-        filters.add(filter);
+    @Override
+    protected ShareConsumer<K, V> delegate() {
+        return delegate;
     }
 
     /**
      * This consumer's share-group identity for
-     * {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction(Map, ShareGroupMetadata)}.
-     * Immutable; the member id is assigned by the SDK per consumer instance.
+     * {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction(Map, ShareGroupMetadata)}:
+     * pass this instance, it leads the producer to this consumer. Immutable; the member id is
+     * assigned by the SDK per consumer instance.
      *
      * @throws IllegalStateException if the consumer has no {@code group.id}
      */
@@ -236,8 +165,8 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
             long remaining = Math.max(0, deadline - System.nanoTime());
             ConsumerRecords<K, V> polled = delegate.poll(Duration.ofNanos(remaining));
             ConsumerRecords<K, V> records = polled;
-            for (RecordFilter<K, V> filter : filters) {
-                records = filter.apply(records, delegate);
+            for (RecordFilter<K, V> stage : pollStages) {
+                records = stage.apply(records);
             }
             // Everything filtered out: poll again within the caller's timeout (acks ride along).
             if (!records.isEmpty() || polled.isEmpty() || deadline - System.nanoTime() <= 0) {
@@ -247,11 +176,6 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
                 return records;
             }
         }
-    }
-
-    @Override
-    public Set<String> subscription() {
-        return delegate.subscription();
     }
 
     @Override
@@ -286,41 +210,7 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
         }
     }
 
-    @Override
-    public void acknowledge(String topic, int partition, long offset, AcknowledgeType type) {
-        delegate.acknowledge(topic, partition, offset, type);
-    }
-
-    @Override
-    public Map<TopicIdPartition, Optional<KafkaException>> commitSync() {
-        return delegate.commitSync();
-    }
-
-    @Override
-    public Map<TopicIdPartition, Optional<KafkaException>> commitSync(Duration timeout) {
-        return delegate.commitSync(timeout);
-    }
-
-    @Override
-    public void commitAsync() {
-        delegate.commitAsync();
-    }
-
-    @Override
-    public void setAcknowledgementCommitCallback(AcknowledgementCommitCallback callback) {
-        delegate.setAcknowledgementCommitCallback(callback);
-    }
-
-    @Override
-    public Uuid clientInstanceId(Duration timeout) {
-        return delegate.clientInstanceId(timeout);
-    }
-
-    @Override
-    public Optional<Integer> acquisitionLockTimeoutMs() {
-        return delegate.acquisitionLockTimeoutMs();
-    }
-
+    /** The Kafka consumer's metrics plus the SDK's ({@code gapless-share-reset-metrics} group, with KIP-1327). */
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
         if (newPartitionsReset == null) {
@@ -328,17 +218,7 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
         }
         Map<MetricName, Metric> all = new HashMap<>(delegate.metrics());
         all.putAll(newPartitionsReset.metrics());
-        return java.util.Collections.unmodifiableMap(all);
-    }
-
-    @Override
-    public void registerMetricForSubscription(KafkaMetric metric) {
-        delegate.registerMetricForSubscription(metric);
-    }
-
-    @Override
-    public void unregisterMetricFromSubscription(KafkaMetric metric) {
-        delegate.unregisterMetricFromSubscription(metric);
+        return Collections.unmodifiableMap(all);
     }
 
     @Override
@@ -346,7 +226,7 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
         try {
             delegate.close();
         } finally {
-            closeResources();
+            closeFeatures();
         }
     }
 
@@ -355,25 +235,16 @@ public class GaplessShareConsumer<K, V> implements ShareConsumer<K, V> {
         try {
             delegate.close(timeout);
         } finally {
-            closeResources();
+            closeFeatures();
         }
     }
 
-    private void closeResources() {
+    private void closeFeatures() {
         if (transactions != null) {
-            ShareParticipants.unregister(transactions);
+            transactions.close();
         }
-        if (ledger != null) {
-            resources.add(ledger);
+        if (newPartitionsReset != null) {
+            Utils.closeQuietly(newPartitionsReset, "share new-partitions reset");
         }
-        for (AutoCloseable r : resources) {
-            Utils.closeQuietly(r, "gapless share consumer resource");
-        }
-        resources.clear();
-    }
-
-    @Override
-    public void wakeup() {
-        delegate.wakeup();
     }
 }

@@ -3,9 +3,11 @@ package io.gapless.kafka.share;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,5 +43,53 @@ class GaplessShareConfigTest {
         Map<String, Object> kafka = GaplessShareConfig.withoutSdkKeys(Map.of("gapless.ledger.topic", "l", "bootstrap.servers", "x:1",
                 GaplessShareConfig.FALLBACK_CONFIG, "fail"));
         assertEquals(Map.of("bootstrap.servers", "x:1"), kafka);
+    }
+
+    @Test
+    void configDefDocumentsEveryKeyTheConsumerReads() {
+        Map<String, org.apache.kafka.common.config.ConfigDef.ConfigKey> keys = GaplessShareConfig.configDef().configKeys();
+        for (String key : List.of(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, GaplessShareConfig.FALLBACK_CONFIG,
+                GaplessShareConfig.LEDGER_TOPIC_CONFIG, GaplessShareConfig.LEDGER_PARTITIONS_CONFIG,
+                GaplessShareConfig.LEDGER_REPLICATION_FACTOR_CONFIG, GaplessShareConfig.LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG,
+                "share.auto.offset.reset", "share.auto.offset.reset.new.partitions", "gapless.share.partition.check.interval.ms",
+                "gapless.baseline.topic", "gapless.baseline.timeout.ms", "gapless.new.partitions.mode")) {
+            assertTrue(keys.containsKey(key), key + " is not in GaplessShareConfig.configDef()");
+            assertFalse(keys.get(key).documentation == null || keys.get(key).documentation.isBlank(), key + " has no documentation");
+        }
+        assertEquals("[emulate, at-least-once, fail]", keys.get(GaplessShareConfig.FALLBACK_CONFIG).validator.toString());
+    }
+
+    @Test
+    void transactionalModeIsRewrittenToExplicitForTheKafkaConsumerAndNeedsAGroup() {
+        GaplessShareConfig c = new GaplessShareConfig(Map.of("group.id", "g", "bootstrap.servers", "x:1",
+                GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, GaplessShareConfig.ACKNOWLEDGEMENT_MODE_TRANSACTIONAL,
+                "share.auto.offset.reset", "earliest", GaplessShareConfig.LEDGER_TOPIC_CONFIG, "l"));
+        assertTrue(c.transactional());
+        // Kafka's own default client id is pinned on the Kafka consumer, so its metrics and the SDK's agree.
+        assertEquals(Map.of("group.id", "g", "bootstrap.servers", "x:1", GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, "explicit",
+                "client.id", c.clientId()), c.kafkaConsumerConfigs());
+        assertTrue(c.clientId().matches("consumer-g-\\d+"), c.clientId());
+        ConfigException noGroup = assertThrows(ConfigException.class, () -> new GaplessShareConfig(Map.of(
+                GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, GaplessShareConfig.ACKNOWLEDGEMENT_MODE_TRANSACTIONAL)));
+        assertTrue(noGroup.getMessage().contains("group.id"), noGroup.getMessage());
+        ConfigException mode = assertThrows(ConfigException.class, () -> new GaplessShareConfig(Map.of(
+                GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, "sometimes")));
+        assertTrue(mode.getMessage().contains("sometimes"), mode.getMessage());
+    }
+
+    @Test
+    void newPartitionsPolicyNeedsAGroupAndRefusesNone() {
+        ConfigException noGroup = assertThrows(ConfigException.class,
+                () -> new GaplessShareConfig(Map.of("share.auto.offset.reset.new.partitions", "earliest")));
+        assertTrue(noGroup.getMessage().contains("share.auto.offset.reset.new.partitions") && noGroup.getMessage().contains("group.id"),
+                noGroup.getMessage());
+        ConfigException none = assertThrows(ConfigException.class,
+                () -> new GaplessShareConfig(Map.of("group.id", "g", "share.auto.offset.reset", "none")));
+        assertTrue(none.getMessage().contains("share.auto.offset.reset") && none.getMessage().contains("none"), none.getMessage());
+        GaplessShareConfig c = new GaplessShareConfig(Map.of("group.id", "g", "share.auto.offset.reset.new.partitions", "by_duration:PT1H",
+                "gapless.new.partitions.mode", "EMULATE"));
+        assertEquals("by_duration:PT1H", c.newPartitionsReset().orElseThrow().newPartitions().toString());
+        assertEquals("emulate", c.newPartitionsReset().orElseThrow().mode().configValue());
+        assertFalse(c.kafkaConsumerConfigs().containsKey("share.auto.offset.reset.new.partitions"));
     }
 }

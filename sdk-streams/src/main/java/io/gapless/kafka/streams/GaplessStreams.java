@@ -2,8 +2,8 @@ package io.gapless.kafka.streams;
 
 import io.gapless.kafka.core.BrokerCapabilities;
 import io.gapless.kafka.core.GaplessConsumerConfig;
-import io.gapless.kafka.core.internal.ConnectionConfigs;
-import io.gapless.kafka.core.internal.ModeDecision;
+import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.streams.internal.GaplessClientSupplier;
 import io.gapless.kafka.streams.internal.RecordedSources;
 import io.gapless.kafka.streams.internal.ResetPlan;

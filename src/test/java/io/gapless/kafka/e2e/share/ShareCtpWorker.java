@@ -2,9 +2,9 @@ package io.gapless.kafka.e2e.share;
 
 import io.gapless.kafka.share.GaplessShareConfig;
 import io.gapless.kafka.share.GaplessShareConsumer;
-import io.gapless.kafka.share.ShareAcknowledgements;
-import io.gapless.kafka.share.TransactionalShareProducer;
-import io.gapless.kafka.share.internal.TransactionPhases;
+import io.gapless.kafka.share.txn.ShareAcknowledgements;
+import io.gapless.kafka.share.txn.TransactionPhase;
+import io.gapless.kafka.share.txn.TransactionalShareProducer;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -118,7 +118,7 @@ public final class ShareCtpWorker {
         p.put(GaplessShareConfig.LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG, args.getOrDefault("snapshotBytes", "4096"));
         String output = args.get("output");
         Random random = new Random(Long.parseLong(args.getOrDefault("seed", "1")));
-        TransactionPhases.setListener(this::point);
+        p.put(TransactionPhase.LISTENER_CONFIG, (TransactionPhase.Listener) phase -> point(phase.label()));
         Thread commands = new Thread(this::readCommands, "commands");
         commands.setDaemon(true);
         commands.start();

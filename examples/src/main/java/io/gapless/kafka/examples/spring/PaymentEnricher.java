@@ -1,8 +1,8 @@
 package io.gapless.kafka.examples.spring;
 
 import io.gapless.kafka.share.GaplessShareConsumer;
-import io.gapless.kafka.share.ShareAcknowledgements;
-import io.gapless.kafka.share.TransactionalShareProducer;
+import io.gapless.kafka.share.txn.ShareAcknowledgements;
+import io.gapless.kafka.share.txn.TransactionalShareProducer;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ShareConsumer;

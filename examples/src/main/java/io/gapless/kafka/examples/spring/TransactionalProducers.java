@@ -1,6 +1,6 @@
 package io.gapless.kafka.examples.spring;
 
-import io.gapless.kafka.share.TransactionalShareProducer;
+import io.gapless.kafka.share.txn.TransactionalShareProducer;
 import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.springframework.kafka.core.ShareConsumerFactory;
 

@@ -1,5 +1,6 @@
 package io.gapless.kafka.core.internal;
 
+import io.gapless.kafka.core.spi.ModeDecision;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.JmxReporter;
 import org.apache.kafka.common.metrics.KafkaMetricsContext;

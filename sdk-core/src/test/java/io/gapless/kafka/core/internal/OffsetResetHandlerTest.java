@@ -1,5 +1,6 @@
 package io.gapless.kafka.core.internal;
 
+import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.core.BaselineUnavailableException;
 import io.gapless.kafka.core.BaselineUnavailablePolicy;
 import io.gapless.kafka.core.PartitionClassification;

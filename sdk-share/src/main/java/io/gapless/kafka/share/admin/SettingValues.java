@@ -2,19 +2,17 @@ package io.gapless.kafka.share.admin;
 
 import io.gapless.kafka.core.ResetPolicy;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.internals.Topic;
 
 import java.util.Locale;
 import java.util.OptionalLong;
-import java.util.regex.Pattern;
 
 /**
  * Parses and checks share-group setting values the way the broker would, before anything is sent.
  * Every failure is a {@link ConfigException} naming the key and the offending value.
  */
 final class SettingValues {
-    private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]+");
-    private static final int MAX_TOPIC_LENGTH = 249;
-
     private SettingValues() {
     }
 
@@ -115,9 +113,10 @@ final class SettingValues {
         if (value.startsWith("__")) {
             throw new ConfigException(setting.key(), raw, "a dead-letter topic name must not start with '__' (internal topics)");
         }
-        if (value.equals(".") || value.equals("..") || value.length() > MAX_TOPIC_LENGTH || !LEGAL_TOPIC.matcher(value).matches()) {
-            throw new ConfigException(setting.key(), raw, "not a legal topic name (ASCII letters, digits, '.', '_', '-'; at most "
-                    + MAX_TOPIC_LENGTH + " characters; not '.' or '..')");
+        try {
+            Topic.validate(value);
+        } catch (InvalidTopicException e) {
+            throw new ConfigException(setting.key(), raw, "not a legal topic name: " + e.getMessage());
         }
         return value;
     }

@@ -2,7 +2,6 @@ package io.gapless.kafka.share.admin;
 
 import io.gapless.kafka.core.ResetPolicy;
 import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
@@ -10,7 +9,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -18,10 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A batch of changes to one share group's settings, built fluently and applied at once by
@@ -31,7 +26,6 @@ import java.util.regex.Pattern;
  */
 public final class ShareGroupSettingsUpdate {
     private static final Logger log = LoggerFactory.getLogger(ShareGroupSettingsUpdate.class);
-    private static final Pattern UNKNOWN_CONFIG = Pattern.compile("Unknown group config name: ?([^\\s,;]+)");
 
     private final ShareGroupSettings settings;
     private final Map<ShareGroupSetting, String> sets = new LinkedHashMap<>();
@@ -157,7 +151,7 @@ public final class ShareGroupSettingsUpdate {
      * @throws InvalidConfigurationException          the broker rejects the batch for another reason
      */
     public void validate() {
-        check();
+        new UpdateCheck(settings, sets, unsets).run();
     }
 
     /**
@@ -175,7 +169,7 @@ public final class ShareGroupSettingsUpdate {
      * @throws org.apache.kafka.common.KafkaException the broker cannot be reached in time
      */
     public void apply() {
-        List<AlterConfigOp> ops = check();
+        List<AlterConfigOp> ops = new UpdateCheck(settings, sets, unsets).run();
         if (ops.isEmpty()) {
             return;
         }
@@ -213,102 +207,6 @@ public final class ShareGroupSettingsUpdate {
             }
         }
         return unsets.stream().noneMatch(now::isSetOnGroup);
-    }
-
-    private List<AlterConfigOp> check() {
-        List<AlterConfigOp> ops = operations();
-        if (ops.isEmpty()) {
-            log.debug("Share group '{}': empty update, nothing to do", settings.groupId());
-            return ops;
-        }
-        ShareGroupConfigSnapshot current = settings.describe();
-        rejectUnknownToBroker(current);
-        BrokerShareLimits limits = needsBrokerLimits() ? settings.brokerLimits() : BrokerShareLimits.unknown();
-        sets.forEach((setting, value) -> SettingValues.checkBrokerBounds(setting, value, limits));
-        checkSessionAboveHeartbeat(current);
-        try {
-            settings.alter(ops, true);
-        } catch (InvalidConfigurationException e) {
-            List<String> unknown = unknownNames(e);
-            if (!unknown.isEmpty()) {
-                throw unsupported(unknown);
-            }
-            throw e;
-        }
-        return ops;
-    }
-
-    private List<AlterConfigOp> operations() {
-        List<AlterConfigOp> ops = new ArrayList<>();
-        sets.forEach((s, v) -> ops.add(new AlterConfigOp(new ConfigEntry(s.key(), v), AlterConfigOp.OpType.SET)));
-        unsets.forEach(s -> ops.add(new AlterConfigOp(new ConfigEntry(s.key(), null), AlterConfigOp.OpType.DELETE)));
-        return ops;
-    }
-
-    private void rejectUnknownToBroker(ShareGroupConfigSnapshot current) {
-        if (!current.isSupported(ShareGroupSetting.AUTO_OFFSET_RESET)) {
-            // The broker listed no share settings at all: leave the verdict to validateOnly.
-            return;
-        }
-        List<String> unknown = new ArrayList<>();
-        for (ShareGroupSetting s : touched()) {
-            if (!current.isSupported(s)) {
-                unknown.add(s.key());
-            }
-        }
-        if (!unknown.isEmpty()) {
-            throw unsupported(unknown);
-        }
-    }
-
-    private UnsupportedShareGroupSettingException unsupported(List<String> keys) {
-        List<ShareGroupSetting> known = new ArrayList<>();
-        keys.forEach(k -> ShareGroupSetting.forKey(k).ifPresent(known::add));
-        return new UnsupportedShareGroupSettingException(settings.groupId(), known, keys, settings.brokerVersion().describe());
-    }
-
-    private void checkSessionAboveHeartbeat(ShareGroupConfigSnapshot current) {
-        if (!sets.containsKey(ShareGroupSetting.SESSION_TIMEOUT_MS) && !sets.containsKey(ShareGroupSetting.HEARTBEAT_INTERVAL_MS)) {
-            return;
-        }
-        Optional<Long> session = effective(ShareGroupSetting.SESSION_TIMEOUT_MS, current);
-        Optional<Long> heartbeat = effective(ShareGroupSetting.HEARTBEAT_INTERVAL_MS, current);
-        if (session.isPresent() && heartbeat.isPresent() && session.get() <= heartbeat.get()) {
-            boolean sessionChanged = sets.containsKey(ShareGroupSetting.SESSION_TIMEOUT_MS);
-            ShareGroupSetting offending = sessionChanged ? ShareGroupSetting.SESSION_TIMEOUT_MS : ShareGroupSetting.HEARTBEAT_INTERVAL_MS;
-            throw new ConfigException(offending.key(), sets.get(offending), ShareGroupSetting.SESSION_TIMEOUT_MS.key() + " ("
-                    + session.get() + ") must be greater than " + ShareGroupSetting.HEARTBEAT_INTERVAL_MS.key() + " (" + heartbeat.get() + ")");
-        }
-    }
-
-    private Optional<Long> effective(ShareGroupSetting setting, ShareGroupConfigSnapshot current) {
-        if (sets.containsKey(setting)) {
-            return Optional.of(Long.parseLong(sets.get(setting)));
-        }
-        if (unsets.contains(setting)) {
-            return Optional.empty();
-        }
-        return current.value(setting).filter(v -> !v.isBlank()).map(v -> Long.parseLong(v.trim()));
-    }
-
-    private boolean needsBrokerLimits() {
-        return sets.keySet().stream().anyMatch(s -> s.brokerMinimumKey().isPresent() || s.brokerMaximumKey().isPresent());
-    }
-
-    private Set<ShareGroupSetting> touched() {
-        Set<ShareGroupSetting> all = EnumSet.noneOf(ShareGroupSetting.class);
-        all.addAll(sets.keySet());
-        all.addAll(unsets);
-        return all;
-    }
-
-    private static List<String> unknownNames(InvalidConfigurationException e) {
-        List<String> names = new ArrayList<>();
-        Matcher m = UNKNOWN_CONFIG.matcher(String.valueOf(e.getMessage()));
-        while (m.find()) {
-            names.add(m.group(1));
-        }
-        return names;
     }
 
     private static String millis(ShareGroupSetting setting, Duration duration) {

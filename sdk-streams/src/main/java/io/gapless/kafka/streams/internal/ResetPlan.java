@@ -2,7 +2,7 @@ package io.gapless.kafka.streams.internal;
 
 import io.gapless.kafka.core.BaselineUnavailablePolicy;
 import io.gapless.kafka.core.ResetPolicy;
-import io.gapless.kafka.core.internal.ModeDecision;
+import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.core.internal.ResetPolicyLookup;
 import io.gapless.kafka.core.internal.TopicResetPolicies;
 import org.apache.kafka.streams.AutoOffsetReset;

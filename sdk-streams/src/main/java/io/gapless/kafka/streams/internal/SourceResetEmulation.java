@@ -2,7 +2,7 @@ package io.gapless.kafka.streams.internal;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
 import io.gapless.kafka.core.BaselineUnavailablePolicy;
-import io.gapless.kafka.core.internal.ConnectionConfigs;
+import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.internal.OffsetResetHandler;
 import io.gapless.kafka.core.internal.RegisteringRebalanceListener;
 import io.gapless.kafka.core.internal.ResetMetrics;

@@ -2,7 +2,7 @@ package io.gapless.kafka.core.internal.baseline;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
 import io.gapless.kafka.core.internal.PolicyOffsets;
-import io.gapless.kafka.core.internal.ConnectionConfigs;
+import io.gapless.kafka.core.spi.ConnectionConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;

@@ -1,0 +1,58 @@
+package io.gapless.kafka.core.spi;
+
+import io.gapless.kafka.core.PartitionClassification;
+import io.gapless.kafka.core.ResetPolicy;
+import org.apache.kafka.common.TopicPartition;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The durable group baseline (the same one {@code GaplessConsumer} keeps) as a share group uses
+ * it for KIP-1327: which partitions are new, and each partition's start offset, chosen once and
+ * recorded so that every member and every restart agrees (first record in log order wins). One
+ * instance per share consumer; not thread-safe.
+ */
+public interface ShareGroupBaseline extends AutoCloseable {
+
+    /**
+     * Opens the baseline of share group {@code group} in {@code baselineTopic}; helper clients use
+     * the connection settings of {@code userConfig}. Nothing is read before the first call.
+     */
+    static ShareGroupBaseline open(String baselineTopic, String group, Map<String, Object> userConfig, Duration timeout) {
+        return new DefaultShareGroupBaseline(baselineTopic, group, userConfig, timeout);
+    }
+
+    /** A start offset proposed for a partition, and the policy that chose it (for the record and the log). */
+    record ProposedStart(long offset, String policy) {
+    }
+
+    /** The share group. */
+    String group();
+
+    /** Every partition of {@code topics} as the cluster describes them now. */
+    List<TopicPartition> partitionsOf(Collection<String> topics);
+
+    /**
+     * Makes sure the baseline exists and covers {@code topics}; returns whether the group adopted
+     * the SDK with progress already made (then the partitions existing now count as pre-existing).
+     */
+    boolean register(Collection<String> topics);
+
+    /** New or pre-existing, for each partition, and why. */
+    Map<TopicPartition, PartitionClassification> classify(Collection<TopicPartition> partitions);
+
+    /** The recorded start offsets; partitions without one are absent. */
+    Map<TopicPartition, Long> recordedStartOffsets(Collection<TopicPartition> partitions);
+
+    /** Records the proposals for partitions without a start offset and returns what is recorded afterwards. */
+    Map<TopicPartition, Long> chooseStartOffsets(Map<TopicPartition, ProposedStart> proposals);
+
+    /** The offset each policy points at now ({@code by_duration} counted back from {@code nowMs}). */
+    Map<TopicPartition, Long> policyOffsets(Map<TopicPartition, ResetPolicy> policies, long nowMs);
+
+    @Override
+    void close();
+}

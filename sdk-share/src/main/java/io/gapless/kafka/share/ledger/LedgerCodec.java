@@ -1,0 +1,166 @@
+package io.gapless.kafka.share.ledger;
+
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.SerializationException;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.ByteArrayInputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Binary form of ledger records: a version byte, a kind byte, then the entry or the snapshot. */
+final class LedgerCodec {
+    static final byte VERSION = 1;
+    static final byte KIND_ENTRY = 1;
+    static final byte KIND_SNAPSHOT = 2;
+
+    private LedgerCodec() {
+    }
+
+    static byte[] encodeEntry(LedgerEntry entry) {
+        return write(out -> {
+            out.writeByte(KIND_ENTRY);
+            out.writeUTF(entry.transactionalId());
+            writeRanges(out, entry.ranges());
+        });
+    }
+
+    static byte[] encodeSnapshot(LedgerSnapshot snapshot) {
+        return write(out -> {
+            out.writeByte(KIND_SNAPSHOT);
+            out.writeLong(snapshot.coversBelow());
+            out.writeInt(snapshot.watermarks().size());
+            for (Map.Entry<ShareKey, Long> w : snapshot.watermarks().entrySet()) {
+                writeKey(out, w.getKey());
+                out.writeLong(w.getValue());
+            }
+            // Ranges of several entries: each range keeps its own ledger offset and transactional id.
+            out.writeInt(snapshot.ranges().size());
+            for (Map.Entry<ShareKey, List<LedgerRange>> e : snapshot.ranges().entrySet()) {
+                writeKey(out, e.getKey());
+                out.writeInt(e.getValue().size());
+                for (LedgerRange r : e.getValue()) {
+                    out.writeLong(r.ledgerOffset());
+                    out.writeUTF(r.transactionalId());
+                    writeRange(out, r);
+                }
+            }
+        });
+    }
+
+    /** Decodes a ledger record read at {@code ledgerOffset}: a {@link LedgerEntry} (ranges carry the offset) or a {@link LedgerSnapshot}. */
+    static Object decode(byte[] value, long ledgerOffset) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
+            byte version = in.readByte();
+            if (version != VERSION) {
+                throw new SerializationException("Unknown ack-ledger record version " + version + " at offset " + ledgerOffset);
+            }
+            byte kind = in.readByte();
+            if (kind == KIND_ENTRY) {
+                String txnId = in.readUTF();
+                return new LedgerEntry(txnId, readRanges(in, ledgerOffset, txnId));
+            }
+            if (kind == KIND_SNAPSHOT) {
+                long coversBelow = in.readLong();
+                int nw = in.readInt();
+                Map<ShareKey, Long> watermarks = new LinkedHashMap<>();
+                for (int i = 0; i < nw; i++) {
+                    watermarks.put(readKey(in), in.readLong());
+                }
+                int nk = in.readInt();
+                Map<ShareKey, List<LedgerRange>> ranges = new LinkedHashMap<>();
+                for (int i = 0; i < nk; i++) {
+                    ShareKey key = readKey(in);
+                    int nr = in.readInt();
+                    List<LedgerRange> list = new ArrayList<>(nr);
+                    for (int j = 0; j < nr; j++) {
+                        long off = in.readLong();
+                        String txn = in.readUTF();
+                        list.add(readRange(in, off, txn));
+                    }
+                    ranges.put(key, list);
+                }
+                return new LedgerSnapshot(coversBelow, watermarks, ranges);
+            }
+            throw new SerializationException("Unknown ack-ledger record kind " + kind + " at offset " + ledgerOffset);
+        } catch (IOException e) {
+            throw new SerializationException("Corrupt ack-ledger record at offset " + ledgerOffset, e);
+        }
+    }
+
+    private static void writeRanges(DataOutputStream out, Map<ShareKey, List<LedgerRange>> ranges) throws IOException {
+        out.writeInt(ranges.size());
+        for (Map.Entry<ShareKey, List<LedgerRange>> e : ranges.entrySet()) {
+            writeKey(out, e.getKey());
+            out.writeInt(e.getValue().size());
+            for (LedgerRange r : e.getValue()) {
+                writeRange(out, r);
+            }
+        }
+    }
+
+    private static Map<ShareKey, List<LedgerRange>> readRanges(DataInputStream in, long ledgerOffset, String txnId) throws IOException {
+        int nk = in.readInt();
+        Map<ShareKey, List<LedgerRange>> ranges = new LinkedHashMap<>();
+        for (int i = 0; i < nk; i++) {
+            ShareKey key = readKey(in);
+            int nr = in.readInt();
+            List<LedgerRange> list = new ArrayList<>(nr);
+            for (int j = 0; j < nr; j++) {
+                list.add(readRange(in, ledgerOffset, txnId));
+            }
+            ranges.put(key, list);
+        }
+        return ranges;
+    }
+
+    private static void writeKey(DataOutputStream out, ShareKey key) throws IOException {
+        out.writeUTF(key.group());
+        out.writeLong(key.topicId().getMostSignificantBits());
+        out.writeLong(key.topicId().getLeastSignificantBits());
+        out.writeUTF(key.topic());
+        out.writeInt(key.partition());
+    }
+
+    private static ShareKey readKey(DataInputStream in) throws IOException {
+        String group = in.readUTF();
+        Uuid id = new Uuid(in.readLong(), in.readLong());
+        String topic = in.readUTF();
+        return new ShareKey(group, id, topic, in.readInt());
+    }
+
+    private static void writeRange(DataOutputStream out, LedgerRange r) throws IOException {
+        out.writeLong(r.first());
+        out.writeLong(r.last());
+        out.writeByte(r.ackType());
+        out.writeShort(r.deliveryCount());
+    }
+
+    private static LedgerRange readRange(DataInputStream in, long ledgerOffset, String txnId) throws IOException {
+        long first = in.readLong();
+        long last = in.readLong();
+        byte type = in.readByte();
+        short count = in.readShort();
+        return new LedgerRange(ledgerOffset, txnId, first, last, type, count);
+    }
+
+    private interface Body {
+        void write(DataOutputStream out) throws IOException;
+    }
+
+    private static byte[] write(Body body) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            body.write(out);
+        } catch (IOException e) {
+            throw new SerializationException("Cannot encode ack-ledger record", e);
+        }
+        return bytes.toByteArray();
+    }
+}

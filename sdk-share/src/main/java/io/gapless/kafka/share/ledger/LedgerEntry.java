@@ -1,0 +1,12 @@
+package io.gapless.kafka.share.ledger;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one transaction acknowledges on one ledger partition. It is written inside the producer's
+ * transaction, so it is committed exactly when the output is; each range carries the entry's
+ * ledger offset once the entry has been read back (-1 before).
+ */
+public record LedgerEntry(String transactionalId, Map<ShareKey, List<LedgerRange>> ranges) {
+}

@@ -1,0 +1,198 @@
+package io.gapless.kafka.share.reset;
+
+import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.ModeDecision;
+import io.gapless.kafka.core.spi.ShareGroupBaseline;
+import io.gapless.kafka.share.admin.ShareGroupSetting;
+import io.gapless.kafka.share.admin.ShareGroupSettings;
+import io.gapless.kafka.share.admin.UnsupportedShareGroupSettingException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.ShareConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * KIP-1327's {@code share.auto.offset.reset.new.partitions} for one share consumer. Native where
+ * the broker knows the group config (the SDK sets it and steps aside). Otherwise emulated:
+ * <ol>
+ *   <li>the group's {@code share.auto.offset.reset} is steered to {@code earliest}, so the broker
+ *       never starts a partition later than any policy asks (older brokers apply it to added
+ *       partitions too; 4.4 starts added partitions at 0 anyway);</li>
+ *   <li>each partition's policy start offset is chosen once, by the new-partitions policy for
+ *       partitions created after the group and by the base policy for the others, and recorded in
+ *       the group baseline;</li>
+ *   <li>while the group is empty, uninitialized partitions are initialized at those offsets
+ *       ({@code alterShareGroupOffsets}), so nothing below them is even fetched;</li>
+ *   <li>otherwise records below a partition's start offset are acknowledged without reaching the
+ *       application, and counted.</li>
+ * </ol>
+ * The consumer calls {@link #subscribed}, {@link #beforePoll} and {@link #filter}; nothing else
+ * of this package is visible to it.
+ */
+public final class ShareNewPartitionsReset implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ShareNewPartitionsReset.class);
+
+    private final String group;
+    private final ResetPolicy base;
+    private final ResetPolicy newPartitions;
+    private final boolean nativeMode;
+    private final long checkIntervalMs;
+    private final Admin admin;
+    private final SharePartitionState state;
+    private final ShareGroupSettings groupSettings;
+    private final ShareResetMetrics metrics;
+    private final ShareGroupBaseline baseline;
+    private final ShareStartOffsets starts;
+    private final ShareStartOffsetFilter filter;
+    private Set<String> topics = Set.of();
+    private boolean prepared;
+    private long lastCheckMs;
+
+    private ShareNewPartitionsReset(ShareResetOptions options, Map<String, Object> userConfig, String group, String clientId,
+                                    boolean explicitAcks) {
+        this.group = group;
+        this.base = options.basePolicy();
+        this.newPartitions = options.newPartitions();
+        this.checkIntervalMs = options.checkIntervalMs();
+        this.admin = Admin.create(ConnectionConfigs.from(userConfig, "share-reset"));
+        this.state = new SharePartitionState(admin, group, options.timeout());
+        this.groupSettings = ShareGroupSettings.forGroup(admin, group).withTimeout(options.timeout());
+        ModeDecision decision;
+        try {
+            decision = ModeDecision.decide(options.mode(), this::brokerSupport, why -> new ConfigException(
+                    "gapless.new.partitions.mode", "native", why + " (KIP-1327); use auto or emulate"));
+        } catch (RuntimeException e) {
+            admin.close(Duration.ZERO);
+            throw e;
+        }
+        this.nativeMode = decision.kind() == ModeDecision.Kind.NATIVE;
+        this.metrics = new ShareResetMetrics(clientId, decision.kind());
+        if (nativeMode) {
+            this.baseline = null;
+            this.starts = null;
+            this.filter = null;
+        } else {
+            this.baseline = ShareGroupBaseline.open(options.baselineTopic(), group, userConfig, options.timeout());
+            this.starts = new ShareStartOffsets(baseline, state, base, newPartitions, metrics);
+            this.filter = new ShareStartOffsetFilter(starts, explicitAcks, metrics);
+        }
+        log.info("Share consumer {} in group {}: {}={} (base {}) delivered by {}", clientId, group,
+                ShareGroupSetting.AUTO_OFFSET_RESET_NEW_PARTITIONS.key(), newPartitions, base,
+                nativeMode ? "the broker (native)" : "emulation (" + decision.reason() + ")");
+    }
+
+    /**
+     * The feature for a share consumer of {@code group}.
+     *
+     * @param userConfig   the consumer's Kafka settings; helper clients use its connection settings
+     * @param explicitAcks whether the Kafka consumer underneath acknowledges explicitly
+     * @throws ConfigException when {@code gapless.new.partitions.mode=native} and the broker lacks the group config
+     */
+    public static ShareNewPartitionsReset create(ShareResetOptions options, Map<String, Object> userConfig, String group,
+                                                 String clientId, boolean explicitAcks) {
+        return new ShareNewPartitionsReset(options, userConfig, group, clientId, explicitAcks);
+    }
+
+    /** The consumer subscribed to {@code topics}: they are prepared before the next poll. */
+    public void subscribed(Collection<String> subscribed) {
+        this.topics = Set.copyOf(subscribed);
+        this.prepared = false;
+    }
+
+    /** Called before each delegate poll: steering on the first one, discovery of added partitions now and then. */
+    public void beforePoll() {
+        if (topics.isEmpty()) {
+            return;
+        }
+        if (!prepared) {
+            prepare();
+            prepared = true;
+            lastCheckMs = System.currentTimeMillis();
+            return;
+        }
+        long now = System.currentTimeMillis();
+        if (!nativeMode && now - lastCheckMs >= checkIntervalMs) {
+            lastCheckMs = now;
+            starts.resolve(partitionsOf(topics));
+        }
+    }
+
+    /** Records below their partition's policy start offset are removed (and acknowledged). */
+    public <K, V> ConsumerRecords<K, V> filter(ConsumerRecords<K, V> records, ShareConsumer<K, V> delegate) {
+        return nativeMode ? records : filter.apply(records, delegate);
+    }
+
+    public Map<MetricName, ? extends Metric> metrics() {
+        return metrics.metrics();
+    }
+
+    private ModeDecision.Support brokerSupport() {
+        try {
+            groupSettings.update().newPartitionsAutoOffsetReset(newPartitions).validate();
+            return ModeDecision.Support.available("the broker knows the group config "
+                    + ShareGroupSetting.AUTO_OFFSET_RESET_NEW_PARTITIONS.key());
+        } catch (UnsupportedShareGroupSettingException e) {
+            return ModeDecision.Support.missing("the broker does not know the group config "
+                    + ShareGroupSetting.AUTO_OFFSET_RESET_NEW_PARTITIONS.key());
+        }
+    }
+
+    private void prepare() {
+        if (nativeMode) {
+            groupSettings.update().autoOffsetReset(base).newPartitionsAutoOffsetReset(newPartitions).apply();
+            return;
+        }
+        try {
+            // apply() returns once the broker describes the new value, so no partition initializes by the old one after this.
+            groupSettings.update().autoOffsetReset(ResetPolicy.EARLIEST).apply();
+        } catch (KafkaException e) {
+            log.warn("Share group {}: could not steer share.auto.offset.reset to earliest ({}); where the broker starts a partition"
+                    + " later than its policy, the skipped range is only detected and counted", group, e.toString());
+        }
+        List<TopicPartition> all = partitionsOf(topics);
+        Map<TopicPartition, Long> chosen = starts.resolve(all);
+        Map<TopicPartition, Long> initialized = state.initializedStartOffsets(all);
+        Map<TopicPartition, Long> toInitialize = new HashMap<>();
+        chosen.forEach((tp, offset) -> {
+            if (!initialized.containsKey(tp)) {
+                toInitialize.put(tp, offset);
+            }
+        });
+        state.initializeWhileEmpty(toInitialize);
+    }
+
+    private List<TopicPartition> partitionsOf(Set<String> names) {
+        return baseline.partitionsOf(names);
+    }
+
+    @Override
+    public void close() {
+        if (baseline != null) {
+            baseline.close();
+        }
+        metrics.close();
+        admin.close(Duration.ofSeconds(5));
+    }
+
+    /** For logs and tests: the policies in force. */
+    @Override
+    public String toString() {
+        return "ShareNewPartitionsReset{group=" + group + ", base=" + base + ", new=" + newPartitions + ", native=" + nativeMode
+                + ", topics=" + topics.stream().sorted().collect(Collectors.joining(",")) + "}";
+    }
+}

@@ -1,0 +1,89 @@
+package io.gapless.kafka.share.reset;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/** The broker side of a share group's start offsets: which are initialized, and initializing them while the group is empty. */
+final class SharePartitionState {
+    private static final Logger log = LoggerFactory.getLogger(SharePartitionState.class);
+
+    private final Admin admin;
+    private final String group;
+    private final Duration timeout;
+
+    SharePartitionState(Admin admin, String group, Duration timeout) {
+        this.admin = admin;
+        this.group = group;
+        this.timeout = timeout;
+    }
+
+    /** Share-partition start offsets the broker has initialized, for the partitions asked about. */
+    Map<TopicPartition, Long> initializedStartOffsets(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        try {
+            Map<TopicPartition, SharePartitionOffsetInfo> all = admin.listShareGroupOffsets(
+                            Map.of(group, new ListShareGroupOffsetsSpec().topicPartitions(List.copyOf(partitions))))
+                    .partitionsToOffsetInfo(group).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            all.forEach((tp, info) -> {
+                if (info != null && info.startOffset() >= 0) {
+                    out.put(tp, info.startOffset());
+                }
+            });
+            return out;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                return out;
+            }
+            throw new KafkaException("Cannot list share-group offsets of group " + group, e.getCause());
+        } catch (Exception e) {
+            throw failure("list share-group offsets of group " + group, e);
+        }
+    }
+
+    /**
+     * Initializes start offsets of partitions the broker has not initialized yet. Only possible
+     * while the group has no member; returns whether it was done.
+     */
+    boolean initializeWhileEmpty(Map<TopicPartition, Long> offsets) {
+        if (offsets.isEmpty()) {
+            return true;
+        }
+        try {
+            admin.alterShareGroupOffsets(group, offsets).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            log.info("Share group {}: initialized {} partition(s) at their policy start offsets while the group was empty", group, offsets.size());
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupNotEmptyException) {
+                log.debug("Share group {} has members: start offsets are enforced by skipping instead", group);
+            } else {
+                log.info("Share group {}: could not initialize start offsets ({}); they are enforced by skipping instead", group,
+                        e.getCause().toString());
+            }
+            return false;
+        } catch (Exception e) {
+            throw failure("initialize start offsets of group " + group, e);
+        }
+    }
+
+    private KafkaException failure(String what, Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        return new KafkaException("Cannot " + what + ": " + e, e);
+    }
+}

@@ -1,0 +1,28 @@
+package io.gapless.kafka.share.reset;
+
+import io.gapless.kafka.core.NewPartitionsMode;
+import io.gapless.kafka.core.ResetPolicy;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A share consumer's KIP-1327 settings, as its config class parsed them.
+ *
+ * @param basePolicy      {@code share.auto.offset.reset}: the group's base policy as the SDK applies it
+ * @param newPartitions   {@code share.auto.offset.reset.new.partitions}
+ * @param mode            {@code gapless.new.partitions.mode}
+ * @param baselineTopic   the group baseline topic, shared with {@code GaplessConsumer}
+ * @param timeout         upper bound of one baseline or admin call
+ * @param checkIntervalMs how often the consumer looks for partitions added to its topics
+ */
+public record ShareResetOptions(ResetPolicy basePolicy, ResetPolicy newPartitions, NewPartitionsMode mode, String baselineTopic,
+                                Duration timeout, long checkIntervalMs) {
+    public ShareResetOptions {
+        Objects.requireNonNull(basePolicy, "basePolicy");
+        Objects.requireNonNull(newPartitions, "newPartitions");
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(baselineTopic, "baselineTopic");
+        Objects.requireNonNull(timeout, "timeout");
+    }
+}

@@ -1,0 +1,89 @@
+package io.gapless.kafka.share.txn;
+
+import io.gapless.kafka.share.ledger.AckLedger;
+import io.gapless.kafka.share.ledger.LedgerIndex;
+import io.gapless.kafka.share.ledger.LedgerRange;
+import io.gapless.kafka.share.ledger.ShareKey;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.ShareConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Drops redelivered records ({@code deliveryCount() > 1}) whose acknowledgement a committed
+ * ledger entry already holds, acknowledging them as recorded. First deliveries pass untouched and
+ * cost nothing. A lookup that cannot be completed lets the record through: the producer's commit
+ * check still refuses to commit it twice.
+ */
+final class LedgerDedupFilter<K, V> {
+    private static final Logger log = LoggerFactory.getLogger(LedgerDedupFilter.class);
+    private static final long LOOKUP_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private final String group;
+    private final Supplier<AckLedger> ledger;
+    private final TopicIdResolver topicIds;
+
+    LedgerDedupFilter(String group, Supplier<AckLedger> ledger, TopicIdResolver topicIds) {
+        this.group = group;
+        this.ledger = ledger;
+        this.topicIds = topicIds;
+    }
+
+    ConsumerRecords<K, V> apply(ConsumerRecords<K, V> records, ShareConsumer<K, V> delegate) {
+        boolean redelivered = false;
+        for (ConsumerRecord<K, V> r : records) {
+            if (r.deliveryCount().orElse((short) 1) > 1) {
+                redelivered = true;
+                break;
+            }
+        }
+        if (!redelivered) {
+            return records;
+        }
+        LedgerIndex index;
+        try {
+            AckLedger l = ledger.get();
+            int p = l.partitionFor(group);
+            l.committed().catchUpToEnd(p, System.nanoTime() + LOOKUP_TIMEOUT_NANOS);
+            index = l.committed().index(p);
+        } catch (KafkaException e) {
+            log.warn("Ack-ledger lookup failed ({}); redelivered records are handed out and checked at commit", e.toString());
+            return records;
+        }
+        Map<TopicPartition, List<ConsumerRecord<K, V>>> kept = new LinkedHashMap<>();
+        int dropped = 0;
+        for (TopicPartition tp : records.partitions()) {
+            ShareKey key = new ShareKey(group, topicIds.topicId(tp.topic()), tp.topic(), tp.partition());
+            List<ConsumerRecord<K, V>> list = new ArrayList<>();
+            for (ConsumerRecord<K, V> r : records.records(tp)) {
+                if (r.deliveryCount().orElse((short) 1) > 1) {
+                    List<LedgerRange> done = index.covering(key, r.offset(), Long.MAX_VALUE);
+                    if (!done.isEmpty()) {
+                        AcknowledgeType type = AcknowledgeType.forId(done.get(0).ackType());
+                        delegate.acknowledge(r, type);
+                        dropped++;
+                        log.info("{}@{} (delivery {}) was committed by transactional.id {}; acknowledged as {} without handing it out",
+                                tp, r.offset(), r.deliveryCount().orElse((short) 0), done.get(0).transactionalId(), type);
+                        continue;
+                    }
+                }
+                list.add(r);
+            }
+            if (!list.isEmpty()) {
+                kept.put(tp, list);
+            }
+        }
+        return dropped == 0 ? records : new ConsumerRecords<>(kept);
+    }
+}

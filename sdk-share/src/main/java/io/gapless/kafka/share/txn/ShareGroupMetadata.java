@@ -1,0 +1,85 @@
+package io.gapless.kafka.share.txn;
+
+import java.util.Objects;
+
+/**
+ * A share consumer's group identity, as KIP-1289 proposes: pass it with the acknowledgements to
+ * {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction}. Immutable; equal when
+ * group id, member id and member epoch are equal.
+ *
+ * <p>Kafka 4.4's share consumer does not expose its broker-assigned member id, so on the
+ * emulated path {@code GaplessShareConsumer.shareGroupMetadata()} reports an id the SDK assigns
+ * to the consumer instance (unique per instance) and epoch 0.
+ *
+ * <p>The instance a transactional {@code GaplessShareConsumer} hands out is also how its
+ * {@link TransactionalShareProducer} finds it: it carries a reference to that consumer's
+ * records (not part of equality), so no registry is needed. Pass that instance, not a copy.
+ */
+public final class ShareGroupMetadata {
+    private final String groupId;
+    private final String memberId;
+    private final int memberEpoch;
+    // The consumer that handed this instance out, for the producer; null for instances built by the application.
+    private final ShareAckParticipant participant;
+
+    /**
+     * @throws IllegalArgumentException if {@code groupId} or {@code memberId} is null or blank
+     */
+    public ShareGroupMetadata(String groupId, String memberId, int memberEpoch) {
+        this(groupId, memberId, memberEpoch, null);
+    }
+
+    ShareGroupMetadata(String groupId, String memberId, int memberEpoch, ShareAckParticipant participant) {
+        if (groupId == null || groupId.isBlank()) {
+            throw new IllegalArgumentException("groupId must not be blank, got '" + groupId + "'");
+        }
+        if (memberId == null || memberId.isBlank()) {
+            throw new IllegalArgumentException("memberId must not be blank, got '" + memberId + "'");
+        }
+        this.groupId = groupId;
+        this.memberId = memberId;
+        this.memberEpoch = memberEpoch;
+        this.participant = participant;
+    }
+
+    /** The consumer that handed this instance out, or null. */
+    ShareAckParticipant participant() {
+        return participant;
+    }
+
+    /** The share group's id. */
+    public String groupId() {
+        return groupId;
+    }
+
+    /** The member's id. */
+    public String memberId() {
+        return memberId;
+    }
+
+    /** The member's epoch. */
+    public int memberEpoch() {
+        return memberEpoch;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof ShareGroupMetadata other)) {
+            return false;
+        }
+        return memberEpoch == other.memberEpoch && groupId.equals(other.groupId) && memberId.equals(other.memberId);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(groupId, memberId, memberEpoch);
+    }
+
+    @Override
+    public String toString() {
+        return "ShareGroupMetadata(groupId=" + groupId + ", memberId=" + memberId + ", memberEpoch=" + memberEpoch + ")";
+    }
+}

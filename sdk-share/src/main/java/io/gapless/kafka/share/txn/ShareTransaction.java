@@ -1,0 +1,240 @@
+package io.gapless.kafka.share.txn;
+
+import io.gapless.kafka.share.ledger.LedgerRange;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.errors.InvalidRecordStateException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.TimeoutException;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The transaction state machine of one {@link TransactionalShareProducer}, on the path chosen at
+ * its construction: staging share acknowledgements, committing (after the ledger check on
+ * {@link AckPath#LEDGER}), aborting, and what a fenced producer may still do. Settles staged
+ * records on their consumers once their fate is known. Used from the producer's thread.
+ *
+ * <p>States: no transaction, open ({@code inTransaction}), checked ({@code verified}: the ledger
+ * check passed, so a {@code commitTransaction()} retried after a timeout commits without checking
+ * again), fenced (final).
+ */
+final class ShareTransaction {
+    private final Producer<byte[], byte[]> producer;
+    private final String transactionalId;
+    private final long maxBlockMs;
+    private final AckPath path;
+    private final NativeShareTransactions nativeSupport;
+    private final LedgerCheck ledgerCheck;
+    private final TransactionPhase.Listener phases;
+    private final StagedAcks staged = new StagedAcks();
+    private boolean inTransaction;
+    private boolean verified;
+    private boolean fenced;
+
+    /** @param ledgerCheck the ledger check, on {@link AckPath#LEDGER} only (else null) */
+    ShareTransaction(Producer<byte[], byte[]> producer, String transactionalId, long maxBlockMs, AckPath path,
+                     NativeShareTransactions nativeSupport, LedgerCheck ledgerCheck, TransactionPhase.Listener phases) {
+        this.producer = producer;
+        this.transactionalId = transactionalId;
+        this.maxBlockMs = maxBlockMs;
+        this.path = path;
+        this.nativeSupport = nativeSupport;
+        this.ledgerCheck = ledgerCheck;
+        this.phases = phases;
+    }
+
+    void begin() {
+        guardFenced(producer::beginTransaction);
+        inTransaction = true;
+        verified = false;
+    }
+
+    /** See {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction(Map, ShareGroupMetadata)}. */
+    void stage(Map<TopicIdPartition, List<AcknowledgementBatch>> acknowledgements, ShareGroupMetadata metadata) {
+        Objects.requireNonNull(acknowledgements, "acknowledgements");
+        Objects.requireNonNull(metadata, "metadata");
+        if (transactionalId == null) {
+            throw new IllegalStateException("Share acknowledgements need a transactional producer: set transactional.id");
+        }
+        if (fenced) {
+            throw Fencing.alreadyFenced(transactionalId);
+        }
+        if (!inTransaction) {
+            throw new IllegalStateException("No transaction in progress: call beginTransaction() before "
+                    + "sendShareAcknowledgementsToTransaction()");
+        }
+        acknowledgements.forEach((tip, batches) -> {
+            for (AcknowledgementBatch b : batches) {
+                if (b.acknowledgeType() != AcknowledgeType.ACCEPT && b.acknowledgeType() != AcknowledgeType.REJECT) {
+                    throw new InvalidRecordStateException("Acknowledge type " + b.acknowledgeType() + " for " + tip.topicPartition()
+                            + " offsets " + b.firstOffset() + ".." + b.lastOffset()
+                            + " is not allowed in a transaction: only ACCEPT and REJECT are");
+                }
+            }
+        });
+        if (path == AckPath.NATIVE) {
+            nativeSupport.sendShareAcknowledgementsToTransaction(producer, acknowledgements, metadata);
+            return;
+        }
+        ShareAckParticipant participant = ShareAckParticipant.of(metadata);
+        staged.add(participant, participant.stage(acknowledgements, transactionalId));
+    }
+
+    /** See {@link TransactionalShareProducer#commitTransaction()}. */
+    void commit() {
+        if (staged.isEmpty() || path == AckPath.NATIVE) {
+            guardFenced(producer::commitTransaction);
+            inTransaction = false;
+            return;
+        }
+        if (path == AckPath.LEDGER && !verified) {
+            commitChecked();
+            return;
+        }
+        commitAndSettle();
+    }
+
+    private void commitChecked() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxBlockMs);
+        CommitCheck check;
+        try {
+            check = ledgerCheck.writeAndCheck(staged.view(), deadline);
+            if (!check.conflict()) {
+                verified = true;
+                phases.reached(TransactionPhase.CHECKED);
+                commitAndSettle();
+                // The transaction is committed; a snapshot problem must not look like a commit failure.
+                ledgerCheck.afterCommit(maxBlockMs);
+                return;
+            }
+        } catch (ProducerFencedException e) {
+            onFenced();
+            throw e;
+        } catch (KafkaException e) {
+            if (Fencing.isFatal(e)) {
+                throw fenced(e);
+            }
+            if (!(e instanceof TimeoutException) || !verified) {
+                abortQuietly(e);
+            }
+            throw e;
+        }
+        refuse(check);
+    }
+
+    // The ledger found a record committed elsewhere or redelivered: abort ourselves, settle what it says.
+    private void refuse(CommitCheck check) {
+        producer.abortTransaction();
+        inTransaction = false;
+        staged.settleRefused(check.onAbort());
+        throw new InvalidRecordStateException("Transaction of transactional.id " + transactionalId
+                + " was aborted by the ack-ledger check: " + check.reason()
+                + ". Records committed elsewhere were acknowledged as recorded, the others released for redelivery.");
+    }
+
+    private void commitAndSettle() {
+        try {
+            producer.commitTransaction();
+        } catch (ProducerFencedException e) {
+            onFenced();
+            throw e;
+        } catch (TimeoutException e) {
+            // Kafka allows retrying commitTransaction() after a timeout; keep the staged records.
+            throw e;
+        } catch (KafkaException e) {
+            if (Fencing.isFatal(e)) {
+                throw fenced(e);
+            }
+            releaseStaged();
+            throw e;
+        }
+        inTransaction = false;
+        phases.reached(TransactionPhase.COMMITTED);
+        staged.settleCommitted();
+        phases.reached(TransactionPhase.ACKNOWLEDGED);
+    }
+
+    /** See {@link TransactionalShareProducer#abortTransaction()}. */
+    void abort() {
+        if (!inTransaction) {
+            // Already aborted (by the ledger check or a failed commit): nothing left to undo.
+            return;
+        }
+        try {
+            guardFenced(producer::abortTransaction);
+        } finally {
+            inTransaction = false;
+            releaseStaged();
+        }
+    }
+
+    private void abortQuietly(KafkaException cause) {
+        try {
+            producer.abortTransaction();
+        } catch (KafkaException e) {
+            cause.addSuppressed(e);
+        }
+        inTransaction = false;
+        releaseStaged();
+    }
+
+    private void releaseStaged() {
+        staged.releaseAll();
+        verified = false;
+    }
+
+    private void onFenced() {
+        fenced = true;
+        inTransaction = false;
+        releaseStaged();
+    }
+
+    private void guardFenced(Runnable call) {
+        try {
+            call.run();
+        } catch (ProducerFencedException e) {
+            onFenced();
+            throw e;
+        } catch (KafkaException e) {
+            if (Fencing.isFatal(e)) {
+                throw fenced(e);
+            }
+            throw e;
+        }
+    }
+
+    // The producer's epoch was bumped: its transaction is gone (the coordinator aborted it) and it cannot continue.
+    private ProducerFencedException fenced(KafkaException cause) {
+        if (!(cause instanceof ProducerFencedException)) {
+            try {
+                producer.abortTransaction();
+            } catch (KafkaException ignored) {
+                // Fenced producers cannot abort; the coordinator already aborted the transaction.
+            }
+        }
+        onFenced();
+        return Fencing.epochBumped(transactionalId, cause);
+    }
+
+    /** The ledger side of {@link AckPath#LEDGER}: {@link LedgerCommitProtocol}, or a test's fake. */
+    interface LedgerCheck extends AutoCloseable {
+        /**
+         * Writes the ledger entries of {@code staged} into the open transaction and checks them.
+         *
+         * @throws KafkaException (incl. ProducerFencedException, TimeoutException) when it cannot decide
+         */
+        CommitCheck writeAndCheck(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, long deadlineNanos);
+
+        /** After the commit: snapshots what the last check touched, where due, each within {@code timeoutMs}; logs failures. */
+        void afterCommit(long timeoutMs);
+
+        @Override
+        void close();
+    }
+}

@@ -1,0 +1,35 @@
+package io.gapless.kafka.share.txn;
+
+import java.util.Locale;
+
+/**
+ * Named points of an emulated transactional commit, observable per producer for fault-injection
+ * tests (a test process halts itself at one to simulate a crash there). Not part of the API: a
+ * test passes a {@link Listener} instance under {@link #LISTENER_CONFIG} in the producer's config.
+ */
+public enum TransactionPhase {
+    /** The ledger entries are written in the open transaction; nothing is committed. */
+    LEDGER_WRITTEN,
+    /** The ledger check passed; the transaction is about to commit. */
+    CHECKED,
+    /** The transaction committed; the acknowledgements have not been sent. */
+    COMMITTED,
+    /** The acknowledgements were sent. */
+    ACKNOWLEDGED;
+
+    /** Producer config key (internal, for tests) whose value is a {@link Listener} instance. */
+    public static final String LISTENER_CONFIG = "gapless.internal.transaction.phase.listener";
+
+    /** Called on the producer's thread when a commit reaches a phase. */
+    @FunctionalInterface
+    public interface Listener {
+        Listener NONE = phase -> { };
+
+        void reached(TransactionPhase phase);
+    }
+
+    /** The phase's name in lower case with hyphens, for example {@code ledger-written}. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

@@ -1,0 +1,78 @@
+package io.gapless.kafka.share.txn;
+
+import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
+
+import java.io.Closeable;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Transactional share acknowledgements for pipelines with no Kafka output (KIP-1289, 3.2), for
+ * example a framework that commits its own checkpoint and then the acknowledgements. Each
+ * {@link #commitAcknowledgements} runs {@code beginTransaction}, {@code sendShareAcknowledgementsToTransaction}
+ * and {@code commitTransaction} on an internal {@link TransactionalShareProducer}; the same
+ * {@code gapless.*} settings apply. Use it from the thread that uses the consumer.
+ */
+public class TransactionalShareAcknowledger implements Closeable {
+    private final TransactionalShareProducer<byte[], byte[]> producer;
+
+    /** @param config producer settings; {@code transactional.id} is required, serializers are not */
+    public TransactionalShareAcknowledger(Properties config) {
+        this(Utils.propsToMap(config));
+    }
+
+    /** @param config producer settings; {@code transactional.id} is required, serializers are not */
+    public TransactionalShareAcknowledger(Map<String, Object> config) {
+        Map<String, Object> settings = new HashMap<>(config);
+        this.producer = new TransactionalShareProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** Initializes the internal transactional producer (fences earlier instances with the same id). Call once. */
+    public void initTransactions() {
+        producer.initTransactions();
+    }
+
+    /**
+     * Atomically commits the acknowledgements.
+     *
+     * @throws org.apache.kafka.common.errors.InvalidRecordStateException for types other than
+     *         ACCEPT/REJECT, offsets the consumer does not hold, or records already committed elsewhere
+     * @throws ProducerFencedException if another instance with the same transactional.id took over
+     */
+    public void commitAcknowledgements(Map<TopicIdPartition, List<AcknowledgementBatch>> acknowledgements, ShareGroupMetadata metadata) {
+        producer.beginTransaction();
+        try {
+            producer.sendShareAcknowledgementsToTransaction(acknowledgements, metadata);
+        } catch (RuntimeException e) {
+            producer.abortTransaction();
+            throw e;
+        }
+        producer.commitTransaction();
+    }
+
+    /** Same as {@link #commitAcknowledgements(Map, ShareGroupMetadata)} with {@code acknowledgements.batches()}. */
+    public void commitAcknowledgements(ShareAcknowledgements acknowledgements, ShareGroupMetadata metadata) {
+        commitAcknowledgements(acknowledgements.batches(), metadata);
+    }
+
+    /** Aborts a transaction left open by a failed commit; its records come back for redelivery. */
+    public void abortAcknowledgements() {
+        producer.abortTransaction();
+    }
+
+    /** The internal producer's metrics, including the SDK's ledger metrics. */
+    public Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> metrics() {
+        return producer.metrics();
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(30));
+    }
+}

@@ -1,0 +1,239 @@
+package io.gapless.kafka.share.txn;
+
+import io.gapless.kafka.core.spi.ClientIds;
+import io.gapless.kafka.share.ledger.AckLedger;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.errors.InvalidRecordStateException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.metrics.JmxReporter;
+import org.apache.kafka.common.metrics.KafkaMetricsContext;
+import org.apache.kafka.common.metrics.MetricConfig;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Utils;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.Future;
+
+/**
+ * A drop-in transactional {@link Producer} around {@link KafkaProducer} with KIP-1289's
+ * {@link #sendShareAcknowledgementsToTransaction(Map, ShareGroupMetadata)}: the acknowledgements
+ * of records from a {@code GaplessShareConsumer} (with {@code share.acknowledgement.mode=transactional})
+ * commit or abort together with the records this producer sends in the same transaction.
+ *
+ * <pre>{@code
+ * producer.initTransactions();
+ * while (running) {
+ *     ConsumerRecords<String, String> records = consumer.poll(Duration.ofSeconds(1));
+ *     if (records.isEmpty()) continue;
+ *     producer.beginTransaction();
+ *     try {
+ *         for (ConsumerRecord<String, String> r : records) producer.send(transform(r));
+ *         producer.sendShareAcknowledgementsToTransaction(
+ *                 ShareAcknowledgements.fromRecords(records, AcknowledgeType.ACCEPT), consumer.shareGroupMetadata());
+ *         producer.commitTransaction();
+ *     } catch (ProducerFencedException fatal) {
+ *         throw fatal;                       // close this producer, create a new one
+ *     } catch (KafkaException e) {
+ *         producer.abortTransaction();       // the records come back
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p><b>Paths.</b> When kafka-clients has the native API and the broker supports it, calls go to
+ * Kafka. Otherwise {@code gapless.share.transactional.fallback} decides: {@code emulate}
+ * (default) writes the acknowledgements to the ack ledger in the transaction and acknowledges
+ * after the commit, with the ledger check of {@code sdk-share/RATIONALE.md} so that no record is
+ * committed twice, even by a holder whose lock expired; {@code at-least-once} acknowledges after
+ * the commit without a ledger (a crash in between delivers the records again); {@code fail}
+ * throws {@link UnsupportedVersionException} from the constructor.
+ *
+ * <p>On the emulated path {@link #commitTransaction()} may abort the transaction itself and throw
+ * {@link InvalidRecordStateException} when a record it would commit was already committed by
+ * another member or redelivered to one; a following {@link #abortTransaction()} is then a no-op.
+ * The records' keys and values are serialized by this class, so a custom partitioner sees the
+ * serialized key as the key object. Use the producer and its consumer from one thread.
+ *
+ * <p>Built from parts: {@link TransactionalShareProducerConfig} (settings), {@link AckPath} (the
+ * path, chosen once), a transaction state machine per path and {@link ForwardingProducer} (every
+ * method without a feature). Only the transaction methods, {@code send} (serialization),
+ * {@code metrics} and {@code close} are overridden here.
+ */
+public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
+    private final Producer<byte[], byte[]> delegate;
+    private final Serializer<K> keySerializer;
+    private final Serializer<V> valueSerializer;
+    // Reported to JMX too (under gapless.share), tagged with the Kafka producer's own client id.
+    private final Metrics sdkMetrics = new Metrics(new MetricConfig(), List.of(new JmxReporter()), Time.SYSTEM,
+            new KafkaMetricsContext("gapless.share"));
+    private final ShareTransaction transaction;
+    private final ShareTransaction.LedgerCheck ledgerCheck;
+
+    /** Like {@link KafkaProducer#KafkaProducer(Map)}; SDK keys ({@code gapless.*}) are removed first. */
+    public TransactionalShareProducer(Map<String, Object> configs) {
+        this(configs, null, null);
+    }
+
+    /** Like {@link KafkaProducer#KafkaProducer(Map, Serializer, Serializer)}. */
+    public TransactionalShareProducer(Map<String, Object> configs, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
+        this(configs, keySerializer, valueSerializer, null, null);
+    }
+
+    /** Like {@link KafkaProducer#KafkaProducer(Properties)}. */
+    public TransactionalShareProducer(Properties properties) {
+        this(Utils.propsToMap(properties), null, null);
+    }
+
+    /** Like {@link KafkaProducer#KafkaProducer(Properties, Serializer, Serializer)}. */
+    public TransactionalShareProducer(Properties properties, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
+        this(Utils.propsToMap(properties), keySerializer, valueSerializer);
+    }
+
+    /** For tests: wraps {@code delegate} (e.g. Kafka's MockProducer) and injects the native capability. */
+    TransactionalShareProducer(Producer<byte[], byte[]> delegate, Map<String, Object> configs, Serializer<K> keySerializer,
+                               Serializer<V> valueSerializer, NativeShareTransactions nativeSupport) {
+        this(configs, keySerializer, valueSerializer, delegate, nativeSupport);
+    }
+
+    @SuppressWarnings("unchecked")
+    private TransactionalShareProducer(Map<String, Object> configs, Serializer<K> keySerializer, Serializer<V> valueSerializer,
+                                       Producer<byte[], byte[]> injected, NativeShareTransactions injectedNative) {
+        TransactionalShareProducerConfig config = new TransactionalShareProducerConfig(configs);
+        String configuredId = config.clientId();
+        NativeShareTransactions nativeSupport = injectedNative != null ? injectedNative
+                : NativeShareTransactions.reflective(config.kafkaConfigs());
+        AckPath path = AckPath.choose(nativeSupport, config.fallback(), "Producer " + configuredId, config.ledger().topic());
+        this.keySerializer = keySerializer != null ? keySerializer
+                : (Serializer<K>) config.serializer(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, true);
+        this.valueSerializer = valueSerializer != null ? valueSerializer
+                : (Serializer<V>) config.serializer(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, false);
+        this.delegate = injected != null ? injected : new KafkaProducer<>(config.byteProducerConfigs());
+        // The SDK's metrics and the ledger's clients go by the Kafka producer's own client id.
+        String clientId = ClientIds.fromMetrics(delegate.metrics()).orElse(configuredId);
+        TransactionPhase.Listener phases = config.phaseListener();
+        this.ledgerCheck = path != AckPath.LEDGER ? null : new LedgerCommitProtocol(
+                new AckLedger(config.kafkaConfigs(), config.ledger(), clientId, sdkMetrics), delegate, config.transactionalId(), phases);
+        this.transaction = new ShareTransaction(delegate, config.transactionalId(), config.maxBlockMs(), path, nativeSupport,
+                ledgerCheck, phases);
+    }
+
+    /**
+     * The byte-array producer underneath, seen as a {@code Producer<K, V>} by the forwarding base.
+     * Safe because the only methods that take a K or a V ({@code send}) are overridden here and
+     * serialize first.
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    protected Producer<K, V> delegate() {
+        return (Producer<K, V>) (Producer<?, ?>) delegate;
+    }
+
+    /**
+     * Stages share acknowledgements in the current transaction: on commit ACCEPT records are
+     * acknowledged and REJECT records archived, on abort all of them come back for redelivery.
+     *
+     * @param acknowledgements per partition, ranges of offsets the consumer holds from its last poll
+     * @param metadata         {@code GaplessShareConsumer.shareGroupMetadata()} of that consumer
+     * @throws IllegalStateException       if the producer is not transactional, no transaction is in
+     *                                     progress, or the consumer is not in transactional mode
+     * @throws InvalidRecordStateException if a type other than ACCEPT or REJECT is used, or the
+     *                                     consumer does not hold an offset (nothing is staged then)
+     * @throws IllegalArgumentException    if {@code metadata} was not handed out by an open transactional consumer
+     * @throws ProducerFencedException     if this producer was fenced
+     */
+    public void sendShareAcknowledgementsToTransaction(Map<TopicIdPartition, List<AcknowledgementBatch>> acknowledgements,
+                                                       ShareGroupMetadata metadata) throws ProducerFencedException {
+        transaction.stage(acknowledgements, metadata);
+    }
+
+    /** Same as {@link #sendShareAcknowledgementsToTransaction(Map, ShareGroupMetadata)} with {@code acknowledgements.batches()}. */
+    public void sendShareAcknowledgementsToTransaction(ShareAcknowledgements acknowledgements, ShareGroupMetadata metadata)
+            throws ProducerFencedException {
+        Objects.requireNonNull(acknowledgements, "acknowledgements");
+        sendShareAcknowledgementsToTransaction(acknowledgements.batches(), metadata);
+    }
+
+    @Override
+    public void beginTransaction() throws ProducerFencedException {
+        transaction.begin();
+    }
+
+    /**
+     * Commits the transaction, then acknowledges the staged records on their consumer. On the
+     * emulated path the ledger check runs first; when it finds a record committed elsewhere or
+     * redelivered, this method aborts the transaction, settles those records, releases the rest
+     * and throws {@link InvalidRecordStateException}.
+     */
+    @Override
+    public void commitTransaction() throws ProducerFencedException {
+        transaction.commit();
+    }
+
+    /** Aborts the transaction and releases every staged record for redelivery. */
+    @Override
+    public void abortTransaction() throws ProducerFencedException {
+        transaction.abort();
+    }
+
+    @Override
+    public Future<RecordMetadata> send(ProducerRecord<K, V> record) {
+        return send(record, null);
+    }
+
+    @Override
+    public Future<RecordMetadata> send(ProducerRecord<K, V> record, Callback callback) {
+        // The record's own headers, as KafkaProducer uses them: serializers may add to them, and no copy per record.
+        Headers headers = record.headers();
+        byte[] key = keySerializer.serialize(record.topic(), headers, record.key());
+        byte[] value = valueSerializer.serialize(record.topic(), headers, record.value());
+        return delegate.send(new ProducerRecord<>(record.topic(), record.partition(), record.timestamp(), key, value, headers), callback);
+    }
+
+    /**
+     * The Kafka producer's metrics plus the SDK's ({@code gapless-share-ledger} group:
+     * {@code bytes-since-snapshot}, tagged with the producer's {@code client-id}; also in JMX under {@code gapless.share}).
+     */
+    @Override
+    public Map<MetricName, ? extends Metric> metrics() {
+        Map<MetricName, Metric> all = new LinkedHashMap<>(delegate.metrics());
+        all.putAll(sdkMetrics.metrics());
+        return Collections.unmodifiableMap(all);
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofMillis(Long.MAX_VALUE));
+    }
+
+    @Override
+    public void close(Duration timeout) {
+        try {
+            delegate.close(timeout);
+        } finally {
+            if (ledgerCheck != null) {
+                ledgerCheck.close();
+            }
+            Utils.closeQuietly(keySerializer, "key serializer");
+            Utils.closeQuietly(valueSerializer, "value serializer");
+            sdkMetrics.close();
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.gapless.kafka.share;
+
+import io.gapless.kafka.share.reset.ShareResetOptions;
+import io.gapless.kafka.share.txn.NativeShareTransactions;
+import io.gapless.kafka.share.txn.TopicIdResolver;
+import org.apache.kafka.clients.consumer.ShareConsumer;
+
+import java.util.Map;
+import java.util.Optional;
+
+/** Test access to {@link GaplessShareConsumer}'s injecting constructor, for tests in other packages. */
+public final class TestShareConsumers {
+    private TestShareConsumers() {
+    }
+
+    /** A GaplessShareConsumer over {@code delegate} (e.g. Kafka's MockShareConsumer), with the topic ids and native capability given. */
+    public static <K, V> GaplessShareConsumer<K, V> wrapping(ShareConsumer<K, V> delegate, Map<String, Object> configs,
+                                                             TopicIdResolver topicIds, NativeShareTransactions nativeSupport) {
+        return new GaplessShareConsumer<>(delegate, configs, topicIds, nativeSupport);
+    }
+
+    /** The KIP-1327 feature a GaplessShareConsumer with {@code configs} would set up; empty when it has nothing to do. */
+    public static Optional<ShareResetOptions> newPartitionsReset(Map<String, Object> configs) {
+        return new GaplessShareConfig(configs).newPartitionsReset();
+    }
+}

@@ -1,0 +1,65 @@
+package io.gapless.kafka.share.txn;
+
+import io.gapless.kafka.core.spi.ModeDecision.Fallback;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The one place a client's acknowledgement path is chosen: every combination of client, broker and fallback. */
+class AckPathTest {
+
+    private static NativeShareTransactions capability(boolean client, Boolean broker) {
+        return new NativeShareTransactions() {
+            @Override
+            public boolean clientSupports() {
+                return client;
+            }
+
+            @Override
+            public boolean brokerSupports() {
+                if (broker == null) {
+                    throw new AssertionError("the broker is only asked when kafka-clients has the API");
+                }
+                return broker;
+            }
+
+            @Override
+            public void sendShareAcknowledgementsToTransaction(Producer<?, ?> producer, Map<TopicIdPartition, List<AcknowledgementBatch>> acks,
+                                                               ShareGroupMetadata metadata) {
+            }
+        };
+    }
+
+    @Test
+    void nativeWhereClientAndBrokerHaveItWhateverTheFallback() {
+        for (Fallback f : Fallback.values()) {
+            assertEquals(AckPath.NATIVE, AckPath.choose(capability(true, true), f, "test", "ledger"));
+        }
+    }
+
+    @Test
+    void otherwiseTheFallbackDecides() {
+        assertEquals(AckPath.LEDGER, AckPath.choose(capability(false, null), Fallback.EMULATE, "test", "ledger"));
+        assertEquals(AckPath.AT_LEAST_ONCE, AckPath.choose(capability(false, null), Fallback.AT_LEAST_ONCE, "test", "ledger"));
+        assertEquals(AckPath.LEDGER, AckPath.choose(capability(true, false), Fallback.EMULATE, "test", "ledger"));
+    }
+
+    @Test
+    void failNamesWhatIsMissing() {
+        UnsupportedVersionException client = assertThrows(UnsupportedVersionException.class,
+                () -> AckPath.choose(capability(false, null), Fallback.FAIL, "test", "ledger"));
+        assertTrue(client.getMessage().contains("kafka-clients on the classpath")
+                && client.getMessage().contains("gapless.share.transactional.fallback=fail"), client.getMessage());
+        UnsupportedVersionException broker = assertThrows(UnsupportedVersionException.class,
+                () -> AckPath.choose(capability(true, false), Fallback.FAIL, "test", "ledger"));
+        assertTrue(broker.getMessage().contains("the broker"), broker.getMessage());
+    }
+}
