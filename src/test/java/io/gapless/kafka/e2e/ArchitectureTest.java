@@ -2,6 +2,7 @@ package io.gapless.kafka.e2e;
 
 import io.gapless.kafka.core.GaplessConsumer;
 import io.gapless.kafka.share.GaplessShareConsumer;
+import io.gapless.kafka.spring.GaplessKafkaConsumerFactory;
 import io.gapless.kafka.streams.GaplessStreams;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,9 +42,10 @@ class ArchitectureTest {
     private static final String STREAMS = "io.gapless.kafka.streams";
     private static final String SHARE = "io.gapless.kafka.share";
     private static final String TESTKIT = "io.gapless.kafka.testkit";
+    private static final String SPRING = "io.gapless.kafka.spring";
 
-    /** Module order, lowest first: a module may depend only on modules before it (streams and share are siblings). */
-    private static final List<List<String>> MODULE_LAYERS = List.of(List.of(TESTKIT), List.of(CORE), List.of(STREAMS, SHARE));
+    /** Module order, lowest first: a module may depend only on modules before it (streams and share are siblings; spring uses core and share). */
+    private static final List<List<String>> MODULE_LAYERS = List.of(List.of(TESTKIT), List.of(CORE), List.of(STREAMS, SHARE), List.of(SPRING));
 
     /** sdk-share's packages and the sdk-share packages each may depend on (ARCHITECTURE.md, "sdk-share"). */
     private static final Map<String, Set<String>> SHARE_LAYERS = Map.of(
@@ -85,7 +87,8 @@ class ArchitectureTest {
     @BeforeAll
     static void readTheBuiltClasses() throws Exception {
         List<String> args = new ArrayList<>(List.of("-verbose:class", "-filter:none", "-e", "io\\.gapless\\..*"));
-        for (Class<?> marker : List.of(EmbeddedKafka.class, GaplessConsumer.class, GaplessStreams.class, GaplessShareConsumer.class)) {
+        for (Class<?> marker : List.of(EmbeddedKafka.class, GaplessConsumer.class, GaplessStreams.class, GaplessShareConsumer.class,
+                GaplessKafkaConsumerFactory.class)) {
             args.add(location(marker));
         }
         ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new IllegalStateException("this JDK has no jdeps"));
@@ -123,7 +126,7 @@ class ArchitectureTest {
 
     /** The module root package of a package, e.g. io.gapless.kafka.share for io.gapless.kafka.share.txn. */
     private static String moduleOf(String pkg) {
-        for (String m : List.of(CORE, STREAMS, SHARE, TESTKIT)) {
+        for (String m : List.of(CORE, STREAMS, SHARE, SPRING, TESTKIT)) {
             if (pkg.equals(m) || pkg.startsWith(m + ".")) {
                 return m;
             }
