@@ -42,10 +42,15 @@ class UncleanLeaderElectionIT {
             consumerProps.remove(ConsumerConfig.GROUP_ID_CONFIG);
             consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
 
+            kafka.awaitFullyInSync(tp);
+            List<String> replicated;
+            // acks=all while all three are in sync: every replica has these (being in the ISR alone
+            // does not say a follower has fetched the latest records).
+            try (KafkaProducer<String, String> replicating = new KafkaProducer<>(TestClients.producerProps(kafka))) {
+                replicated = TestClients.produce(replicating, topic, 0, "replicated", 10);
+            }
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProps);
                  KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerProps)) {
-                List<String> replicated = TestClients.produce(producer, topic, 0, "replicated", 10);
-                kafka.awaitFullyInSync(tp);
                 int leader = kafka.leaderOf(tp);
                 List<KafkaNode> followers = kafka.nodes().stream().filter(n -> n.id() != leader).toList();
 
