@@ -5,7 +5,8 @@
  * ({@link io.gapless.kafka.core.spi.ModeDecision}), the connection settings of the SDK's helper
  * clients ({@link io.gapless.kafka.core.spi.ConnectionConfigs}), the reset-policy validator of
  * every config class ({@link io.gapless.kafka.core.spi.ResetPolicyValidator}) and the group
- * baseline as a share group uses it ({@link io.gapless.kafka.core.spi.ShareGroupBaseline}).
+ * baseline as a share group uses it ({@link io.gapless.kafka.core.spi.ShareGroupBaseline}) and the
+ * names of the per-group state topics ({@link io.gapless.kafka.core.spi.StateTopics}).
  * See ARCHITECTURE.md.
  */
 package io.gapless.kafka.core.spi;
