@@ -75,8 +75,9 @@ class GaplessStreamsTaskRecoveryIT {
             App first = new App(GaplessStreams.create(builder(a, b, out, null), props));
             first.start();
             // Source b gets no record: its partitions have no committed offset.
-            List<String> before = h.produce(a, List.of(0, 1), PER_PARTITION, "before");
             h.awaitReadingKeys(a, List.of(0, 1), output);
+            List<String> before = h.produce(a, List.of(0, 1), PER_PARTITION, "before");
+            output.awaitUntil(r -> keys(r).containsAll(before));
             first.assertNoThreadDied();
             StreamsHarness.stop(first.streams);
             truncateChangelog(kafka, props, app, 2);

@@ -18,9 +18,9 @@ import java.util.regex.Pattern;
 /**
  * The main consumer Kafka Streams gets from {@link GaplessClientSupplier} under
  * {@code group.protocol=classic}: a {@link Consumer} decorator whose delegate runs with
- * {@code auto.offset.reset=none}; {@code poll}/{@code position} go through
- * {@link SourceResetEmulation}, subscriptions wrap Streams' rebalance listener, everything else
- * is forwarded unchanged.
+ * {@code auto.offset.reset=none}; {@code poll}/{@code position}, and Kafka Streams' own resets
+ * ({@code seekToBeginning}/{@code seekToEnd}), go through {@link SourceResetEmulation},
+ * subscriptions wrap Streams' rebalance listener, everything else is forwarded unchanged.
  */
 public final class GaplessMainConsumer extends ForwardingConsumer<byte[], byte[]> {
     private final Consumer<byte[], byte[]> delegate;
@@ -45,7 +45,19 @@ public final class GaplessMainConsumer extends ForwardingConsumer<byte[], byte[]
 
     @Override
     public long position(TopicPartition partition) {
-        return emulation.position(delegate, partition, Duration.ofMillis(Long.MAX_VALUE));
+        return emulation.position(delegate, partition, emulation.defaultApiTimeout());
+    }
+
+    /** Kafka Streams' own reset of a revived task's partitions (policy {@code earliest}, as the SDK's builders hand it). */
+    @Override
+    public void seekToBeginning(Collection<TopicPartition> partitions) {
+        emulation.resetRequestedByStreams(delegate, partitions, delegate::seekToBeginning);
+    }
+
+    /** As {@link #seekToBeginning}, for partitions Kafka Streams resets to the end (repartition topics, or a changed topology). */
+    @Override
+    public void seekToEnd(Collection<TopicPartition> partitions) {
+        emulation.resetRequestedByStreams(delegate, partitions, delegate::seekToEnd);
     }
 
     @Override
