@@ -112,8 +112,8 @@ class GaplessStreamsCrashIT {
                         kafka.addPartitions(b, n);
                         writer.grew(b, n);
                     }
-                    h.awaitReadingKeys(a, all(kafka, a), output);
-                    h.awaitReadingKeys(b, all(kafka, b), output);
+                    child.awaitReading(h, a, all(kafka, a), output);
+                    child.awaitReading(h, b, all(kafka, b), output);
                     child.assertNoDeath();
                 }
                 writer.stopAndAwait();
@@ -298,6 +298,16 @@ class GaplessStreamsCrashIT {
             process.destroyForcibly();
             await().atMost(Duration.ofSeconds(30)).until(() -> !process.isAlive());
             process.waitFor(5, TimeUnit.SECONDS);
+        }
+
+        /** Waits until the application reads {@code partitions}; a stream thread that died meanwhile is reported as such. */
+        void awaitReading(StreamsHarness h, String topic, List<Integer> partitions, StreamsHarness.Output<Long> output) {
+            try {
+                h.awaitReadingKeys(topic, partitions, output);
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                assertNoDeath();
+                throw e;
+            }
         }
 
         void assertNoDeath() {
