@@ -1,5 +1,6 @@
 package io.gapless.kafka.core;
 
+import io.gapless.kafka.core.internal.BaselineWorker;
 import io.gapless.kafka.core.internal.ConnectionConfigs;
 import io.gapless.kafka.core.internal.ModeDecision;
 import io.gapless.kafka.core.internal.OffsetResetHandler;
@@ -16,12 +17,15 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.InvalidOffsetException;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Timer;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,12 +34,15 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -59,7 +66,8 @@ import java.util.stream.Collectors;
  * {@code auto.offset.reset=none}, catches its {@link InvalidOffsetException}s in {@link #poll} and
  * {@link #position}, classifies the partitions against the group's durable baseline (see
  * {@link GaplessConsumerConfig#BASELINE_TOPIC_CONFIG}), seeks them and retries within the caller's
- * timeout. Every reset is logged at INFO and counted in {@link #metrics()}. Without
+ * timeout: classification and offset look-ups run on one background thread, so no call blocks
+ * beyond its timeout. Every reset is logged at INFO and counted in {@link #metrics()}. Without
  * {@code auto.offset.reset.new.partitions} the class is a plain pass-through.
  *
  * <p>Like {@code KafkaConsumer}, an instance is not safe for use by several threads, except
@@ -68,17 +76,27 @@ import java.util.stream.Collectors;
 public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
     private static final Logger log = LoggerFactory.getLogger(GaplessConsumer.class);
     private static final AtomicInteger CLIENT_SEQUENCE = new AtomicInteger();
+    /** KafkaConsumer's own default for {@code close()} without a timeout. */
+    private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /** How often a group whose baseline does not yet know of committed offsets asks the broker. */
+    private static final long PROGRESS_CHECK_INTERVAL_MS = 5_000;
 
     private final Consumer<K, V> delegate;
     private final ModeDecision decision;
     private final OffsetResetHandler resetHandler;
     private final GroupBaselineClassifier classifier;
+    private final BaselineWorker worker;
     private final ResetMetrics resetMetrics;
     private final BaselineUnavailablePolicy unavailablePolicy;
-    private final Set<String> registeredTopics = new HashSet<>();
+    private final Duration defaultApiTimeout;
+    private final Set<String> registeredTopics = ConcurrentHashMap.newKeySet();
+    private final Set<String> registering = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<RuntimeException> asyncFailure = new AtomicReference<>();
     private final String clientId;
     private Set<String> pendingManualTopics = Set.of();
-    private Thread warmUp;
+    private boolean warmUpStarted;
+    private long nextProgressCheckMs;
+    private CompletableFuture<?> progressTask = CompletableFuture.completedFuture(null);
 
     /** Same as {@link KafkaConsumer#KafkaConsumer(Map)}, plus the SDK's settings. */
     public GaplessConsumer(Map<String, Object> configs) {
@@ -110,6 +128,7 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         this.decision = ModeDecision.decide(newPolicy.isPresent(), config.mode(), clientCapabilities,
                 () -> brokerProbe.apply(userConfig));
         this.unavailablePolicy = config.baselineUnavailablePolicy();
+        this.defaultApiTimeout = Duration.ofMillis(config.defaultApiTimeoutMs());
         Map<String, Object> delegateConfig = GaplessConsumerConfig.withoutSdkKeys(userConfig);
         String clientId = clientId(userConfig);
         this.clientId = clientId;
@@ -121,21 +140,24 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         this.resetMetrics = new ResetMetrics(clientId, decision.kind().label());
         if (decision.kind() == ModeDecision.Kind.EMULATE) {
             String group = String.valueOf(userConfig.get(ConsumerConfig.GROUP_ID_CONFIG));
-            BaselineStore store = new BaselineStore(config.baselineTopic(), group, ConnectionConfigs.from(userConfig, "baseline"),
-                    Duration.ofMillis(config.baselineTimeoutMs()), resetMetrics::recordBaselineRead, resetMetrics::recordBaselineWrite);
+            BaselineStore store = new BaselineStore(config.baselineTopic(), group, BaselineStore.GroupType.CONSUMER,
+                    ConnectionConfigs.from(userConfig, "baseline"), config.isolationLevel(), Duration.ofMillis(config.baselineTimeoutMs()),
+                    resetMetrics::recordBaselineRead, resetMetrics::recordBaselineWrite);
             this.classifier = new GroupBaselineClassifier(store);
+            this.worker = new BaselineWorker("gapless-baseline-" + clientId);
             TopicResetPolicies policies = new TopicResetPolicies(config.basePolicy(), newPolicy);
-            this.resetHandler = new OffsetResetHandler(topic -> Optional.of(policies), () -> classifier,
+            this.resetHandler = new OffsetResetHandler(topic -> Optional.of(policies), () -> classifier, store, worker,
                     unavailablePolicy, resetMetrics, Time.SYSTEM);
         } else {
             this.classifier = null;
+            this.worker = null;
             this.resetHandler = null;
         }
         Consumer<K, V> created;
         try {
             created = delegateFactory.apply(delegateConfig);
         } catch (RuntimeException e) {
-            closeQuietly();
+            closeSdk(Duration.ZERO);
             throw e;
         }
         this.delegate = created;
@@ -162,43 +184,129 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
 
     // ---- methods that carry the feature ----
 
+    /**
+     * {@link KafkaConsumer#poll(Duration)}. Partitions the SDK is still positioning stay
+     * unpositioned until a later call, as with Kafka's own reset: no call blocks on the group
+     * baseline or on offset look-ups beyond {@code timeout}.
+     */
     @Override
     public ConsumerRecords<K, V> poll(Duration timeout) {
         if (!emulating()) {
             return delegate.poll(timeout);
         }
-        long deadline = deadline(timeout);
+        Timer timer = Time.SYSTEM.timer(timeout.toMillis());
+        throwAsyncFailure();
         registerManualAssignment();
+        maybeCheckProgress();
+        resetHandler.applyCompleted(delegate);
         while (true) {
             try {
-                return delegate.poll(remaining(deadline));
+                ConsumerRecords<K, V> records = delegate.poll(Duration.ofMillis(timer.remainingMs()));
+                resetHandler.pollReturned();
+                return records;
             } catch (InvalidOffsetException e) {
-                resetHandler.handle(delegate, e);
-                if (remaining(deadline).isZero()) {
+                timer.update();
+                boolean again = resetHandler.handle(delegate, e, Duration.ofMillis(timer.remainingMs()));
+                timer.update();
+                if (!again || timer.isExpired()) {
                     return ConsumerRecords.empty();
                 }
             }
         }
     }
 
+    /** {@link KafkaConsumer#position(TopicPartition)}: waits at most {@code default.api.timeout.ms}. */
     @Override
     public long position(TopicPartition partition) {
-        return position(partition, Duration.ofMillis(Long.MAX_VALUE));
+        return position(partition, defaultApiTimeout);
     }
 
+    /** {@link KafkaConsumer#position(TopicPartition, Duration)}: a {@link TimeoutException} when not positioned within {@code timeout}. */
     @Override
     public long position(TopicPartition partition, Duration timeout) {
         if (!emulating()) {
             return delegate.position(partition, timeout);
         }
-        long deadline = deadline(timeout);
+        Timer timer = Time.SYSTEM.timer(timeout.toMillis());
+        throwAsyncFailure();
         registerManualAssignment();
+        resetHandler.applyCompleted(delegate);
         while (true) {
             try {
-                return delegate.position(partition, remaining(deadline));
+                return delegate.position(partition, Duration.ofMillis(timer.remainingMs()));
             } catch (InvalidOffsetException e) {
-                resetHandler.handle(delegate, e);
+                timer.update();
+                resetHandler.handle(delegate, e, Duration.ofMillis(timer.remainingMs()));
+                timer.update();
+                if (timer.isExpired()) {
+                    throw new TimeoutException("Timeout of " + timeout.toMillis() + "ms expired before the position for partition "
+                            + partition + " could be determined");
+                }
             }
+        }
+    }
+
+    @Override
+    public void seek(TopicPartition partition, long offset) {
+        delegate.seek(partition, offset);
+        if (emulating()) {
+            resetHandler.positionedByCaller(List.of(partition), offset);
+        }
+    }
+
+    @Override
+    public void seek(TopicPartition partition, OffsetAndMetadata offsetAndMetadata) {
+        delegate.seek(partition, offsetAndMetadata);
+        if (emulating()) {
+            resetHandler.positionedByCaller(List.of(partition), offsetAndMetadata.offset());
+        }
+    }
+
+    @Override
+    public void seekToBeginning(Collection<TopicPartition> partitions) {
+        delegate.seekToBeginning(partitions);
+        if (emulating()) {
+            resetHandler.positionedByCaller(partitions, OffsetResetHandler.UNKNOWN_OFFSET);
+        }
+    }
+
+    @Override
+    public void seekToEnd(Collection<TopicPartition> partitions) {
+        delegate.seekToEnd(partitions);
+        if (emulating()) {
+            resetHandler.positionedByCaller(partitions, OffsetResetHandler.UNKNOWN_OFFSET);
+        }
+    }
+
+    @Override
+    public void commitSync() {
+        delegate.commitSync();
+        committed();
+    }
+
+    @Override
+    public void commitSync(Duration timeout) {
+        delegate.commitSync(timeout);
+        committed();
+    }
+
+    @Override
+    public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        delegate.commitSync(offsets);
+        committed();
+    }
+
+    @Override
+    public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
+        delegate.commitSync(offsets, timeout);
+        committed();
+    }
+
+    @Override
+    public void wakeup() {
+        delegate.wakeup();
+        if (emulating()) {
+            resetHandler.wakeup();
         }
     }
 
@@ -252,16 +360,14 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         if (!emulating()) {
             return user;
         }
-        startWarmUp();
-        resetHandler.forgetAll();
+        newSession();
         return new RegisteringRebalanceListener(user, this::registerAssigned, resetHandler::forget);
     }
 
     @Override
     public void assign(Collection<TopicPartition> partitions) {
         if (emulating()) {
-            startWarmUp();
-            resetHandler.forgetAll();
+            newSession();
             pendingManualTopics = partitions.stream().map(TopicPartition::topic).collect(Collectors.toSet());
         }
         delegate.assign(partitions);
@@ -283,61 +389,84 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         return Collections.unmodifiableMap(all);
     }
 
+    /** Like {@link KafkaConsumer#close()}: within 30 seconds, the SDK's baseline clients included. */
     @Override
     public void close() {
+        Timer timer = Time.SYSTEM.timer(DEFAULT_CLOSE_TIMEOUT.toMillis());
         try {
             delegate.close();
         } finally {
-            closeQuietly();
+            timer.update();
+            closeSdk(Duration.ofMillis(timer.remainingMs()));
         }
     }
 
-    /** Forwarded as Kafka defines it; deprecated there in favour of {@link #close(CloseOptions)}. */
+    /**
+     * Forwarded as Kafka defines it; deprecated there in favour of {@link #close(CloseOptions)}.
+     * The baseline's background work gets what is left of {@code timeout}, and none of it waits
+     * for a warm-up in progress.
+     */
     @Override
     @Deprecated
     @SuppressWarnings("deprecation")
     public void close(Duration timeout) {
+        Timer timer = Time.SYSTEM.timer(timeout.toMillis());
         try {
             delegate.close(timeout);
         } finally {
-            closeQuietly();
+            timer.update();
+            closeSdk(Duration.ofMillis(timer.remainingMs()));
         }
     }
 
     @Override
     public void close(CloseOptions option) {
+        Timer timer = Time.SYSTEM.timer(option.timeout().orElse(DEFAULT_CLOSE_TIMEOUT).toMillis());
         try {
             delegate.close(option);
         } finally {
-            closeQuietly();
+            timer.update();
+            closeSdk(Duration.ofMillis(timer.remainingMs()));
         }
     }
 
-    /** Opens the baseline's clients while the consumer joins its group, off the polling thread. */
-    private void startWarmUp() {
-        if (warmUp == null) {
-            warmUp = new Thread(classifier.store()::warmUp, "gapless-baseline-warmup-" + clientId);
-            warmUp.setDaemon(true);
-            warmUp.start();
-        }
+    /** A new subscription or assignment: old resolutions are forgotten, and the baseline is warmed up while the consumer joins. */
+    private void newSession() {
+        resetHandler.forgetAll();
+        classifier.newSession();
+        registeredTopics.clear();
+        worker.submitInterruptible(() -> {
+            try {
+                classifier.prepare();
+            } catch (RuntimeException e) {
+                log.debug("Preparing the baseline of {} failed; the first real use reports it", clientId, e);
+            }
+        });
+        warmUpStarted = true;
+        nextProgressCheckMs = System.currentTimeMillis() + PROGRESS_CHECK_INTERVAL_MS;
     }
 
-    /** Records the assigned topics in the group baseline before any partition is positioned. */
+    /** Records the assigned topics' group in the baseline, on the worker: the polling thread does not wait for it. */
     private void registerAssigned(Collection<TopicPartition> partitions) {
         Set<String> topics = partitions.stream().map(TopicPartition::topic)
-                .filter(t -> !registeredTopics.contains(t)).collect(Collectors.toSet());
+                .filter(t -> !registeredTopics.contains(t) && !registering.contains(t)).collect(Collectors.toSet());
         if (topics.isEmpty()) {
             return;
         }
-        try {
-            classifier.register(topics);
-            registeredTopics.addAll(topics);
-        } catch (BaselineUnavailableException e) {
-            if (unavailablePolicy == BaselineUnavailablePolicy.FAIL) {
-                throw e;
+        registering.addAll(topics);
+        worker.submit(() -> classifier.register(topics)).whenComplete((b, e) -> {
+            registering.removeAll(topics);
+            if (e == null) {
+                registeredTopics.addAll(topics);
+                return;
             }
-            log.warn("Could not record topics {} in the group baseline: {}", topics, e.getMessage());
-        }
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof BaselineUnavailableException bue && unavailablePolicy == BaselineUnavailablePolicy.FAIL) {
+                asyncFailure.compareAndSet(null, bue);
+            } else {
+                log.warn("Could not record the group of topics {} in the group baseline: {}", topics, cause.toString());
+            }
+        });
     }
 
     private void registerManualAssignment() {
@@ -348,23 +477,51 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         }
     }
 
-    private void closeQuietly() {
+    /** A registration that failed on the worker under {@code gapless.baseline.unavailable=fail} is reported once, here. */
+    private void throwAsyncFailure() {
+        RuntimeException e = asyncFailure.getAndSet(null);
+        if (e != null) {
+            throw e;
+        }
+    }
+
+    /** The user committed: the baseline records once that this incarnation of the group has progress. */
+    private void committed() {
+        if (emulating() && !classifier.progressRecorded() && progressTask.isDone()) {
+            progressTask = worker.submit(() -> {
+                classifier.recordProgress();
+                return null;
+            });
+        }
+    }
+
+    /** Auto-commit and asynchronous commits are not seen here: ask the broker now and then until progress is recorded. */
+    private void maybeCheckProgress() {
+        long now = System.currentTimeMillis();
+        if (!warmUpStarted || classifier.progressRecorded() || !progressTask.isDone() || now < nextProgressCheckMs) {
+            return;
+        }
+        nextProgressCheckMs = now + PROGRESS_CHECK_INTERVAL_MS;
+        progressTask = worker.submit(() -> {
+            try {
+                classifier.checkProgress();
+            } catch (RuntimeException e) {
+                log.debug("Checking the progress of the group of {} failed; checked again later", clientId, e);
+            }
+            return null;
+        });
+    }
+
+    private void closeSdk(Duration timeout) {
+        if (worker != null) {
+            worker.close(timeout);
+        }
         if (classifier != null) {
-            classifier.close();
+            classifier.close(timeout);
         }
         if (resetMetrics != null) {
             resetMetrics.close();
         }
-    }
-
-    private static long deadline(Duration timeout) {
-        long now = System.nanoTime();
-        long nanos = timeout.compareTo(Duration.ofDays(365)) > 0 ? Long.MAX_VALUE / 4 : timeout.toNanos();
-        return now + nanos;
-    }
-
-    private static Duration remaining(long deadline) {
-        return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
     }
 
     private static String clientId(Map<String, Object> config) {

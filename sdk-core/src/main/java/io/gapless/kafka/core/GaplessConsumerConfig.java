@@ -55,6 +55,11 @@ public final class GaplessConsumerConfig extends AbstractConfig {
                             + " by_duration:<ISO-8601 duration>, or leave the setting unset"), ConfigDef.Importance.HIGH, AUTO_OFFSET_RESET_NEW_PARTITIONS_DOC)
             .define(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, ConfigDef.Type.STRING, "latest",
                     ResetPolicyValidator.anyPolicy(), ConfigDef.Importance.MEDIUM, "Kafka's own auto.offset.reset.")
+            .define(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ConfigDef.Type.INT, 60_000, ConfigDef.Range.atLeast(0),
+                    ConfigDef.Importance.MEDIUM, "Kafka's own default.api.timeout.ms: position(tp) without a timeout waits this long.")
+            .define(ConsumerConfig.ISOLATION_LEVEL_CONFIG, ConfigDef.Type.STRING, "read_uncommitted",
+                    ConfigDef.CaseInsensitiveValidString.in("read_uncommitted", "read_committed"), ConfigDef.Importance.MEDIUM,
+                    "Kafka's own isolation.level: offset look-ups for resets use it.")
             .define(BASELINE_TOPIC_CONFIG, ConfigDef.Type.STRING, BASELINE_TOPIC_DEFAULT,
                     new TopicNameValidator(), ConfigDef.Importance.LOW, BASELINE_TOPIC_DOC)
             .define(BASELINE_UNAVAILABLE_CONFIG, ConfigDef.Type.STRING, BaselineUnavailablePolicy.FAIL.configValue(),
@@ -95,6 +100,16 @@ public final class GaplessConsumerConfig extends AbstractConfig {
     /** The base {@code auto.offset.reset} policy. */
     public ResetPolicy basePolicy() {
         return ResetPolicy.parse(getString(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG));
+    }
+
+    /** Kafka's {@code default.api.timeout.ms}. */
+    public int defaultApiTimeoutMs() {
+        return getInt(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
+    }
+
+    /** Kafka's {@code isolation.level}. */
+    public org.apache.kafka.common.IsolationLevel isolationLevel() {
+        return org.apache.kafka.common.IsolationLevel.valueOf(getString(ConsumerConfig.ISOLATION_LEVEL_CONFIG).toUpperCase(Locale.ROOT));
     }
 
     public String baselineTopic() {

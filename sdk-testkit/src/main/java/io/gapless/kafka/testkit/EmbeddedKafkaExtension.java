@@ -1,5 +1,8 @@
 package io.gapless.kafka.testkit;
 
+import io.gapless.kafka.testkit.internal.TestcontainersKafka;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -7,10 +10,32 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * JUnit 5 extension behind {@link EmbeddedKafkaTest}: resolves {@link EmbeddedKafka} parameters to
  * one cluster per test JVM, kept in the root extension store so that JUnit closes it at the end.
+ * With {@code -Dgapless.testkit.backend=testcontainers} and no Docker engine (or no Testcontainers
+ * on the classpath) it skips the tests, naming the reason.
  */
-public class EmbeddedKafkaExtension implements ParameterResolver {
+public class EmbeddedKafkaExtension implements ParameterResolver, ExecutionCondition {
     private static final ExtensionContext.Namespace NAMESPACE =
             ExtensionContext.Namespace.create(EmbeddedKafkaExtension.class);
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        return backendCondition();
+    }
+
+    /** Enabled unless the testcontainers backend is chosen and cannot run here. */
+    static ConditionEvaluationResult backendCondition() {
+        String external = System.getenv(EmbeddedKafka.BOOTSTRAP_ENV);
+        if (external != null && !external.isBlank()) {
+            return ConditionEvaluationResult.enabled("external cluster " + external);
+        }
+        if (!EmbeddedKafka.usesTestcontainers()) {
+            return ConditionEvaluationResult.enabled("embedded cluster");
+        }
+        return TestcontainersKafka.unavailableReason()
+                .map(reason -> ConditionEvaluationResult.disabled(EmbeddedKafka.BACKEND_PROPERTY
+                        + "=testcontainers, but " + reason + ": skipped"))
+                .orElseGet(() -> ConditionEvaluationResult.enabled("Kafka in a container"));
+    }
 
     @Override
     public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {

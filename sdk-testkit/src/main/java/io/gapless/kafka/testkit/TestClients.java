@@ -24,10 +24,13 @@ public final class TestClients {
     private TestClients() {
     }
 
-    /** Producer settings: String keys and values, {@code acks=all}, short linger. */
+    /**
+     * Producer settings: String keys and values, {@code acks=all}, short linger. On a secured
+     * cluster they connect as the super user; put {@link EmbeddedKafka#clientProperties(String)}
+     * over them to act as another principal.
+     */
     public static Properties producerProps(EmbeddedKafka kafka) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        Properties props = kafka.clientProperties();
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -37,11 +40,11 @@ public final class TestClients {
 
     /**
      * Consumer settings for a group: String keys and values, the given group protocol, manual
-     * commits, and a one-second metadata refresh so that added partitions are found quickly.
+     * commits, and a one-second metadata refresh so that added partitions are found quickly. On a
+     * secured cluster they connect as the super user, like {@link #producerProps(EmbeddedKafka)}.
      */
     public static Properties consumerProps(EmbeddedKafka kafka, String groupId, String groupProtocol) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        Properties props = kafka.clientProperties();
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, groupProtocol);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());

@@ -21,6 +21,8 @@ public final class ConnectionConfigs {
             String key = e.getKey();
             if (AdminClientConfig.configNames().contains(key) && e.getValue() != null
                     && !key.equals(CommonClientConfigs.CLIENT_ID_CONFIG)
+                    // the helpers bound each call themselves; Admin also refuses a value below request.timeout.ms
+                    && !key.equals(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG)
                     && !key.startsWith("metric") && !key.equals(CommonClientConfigs.METRIC_REPORTER_CLASSES_CONFIG)) {
                 out.put(key, e.getValue());
             }

@@ -7,151 +7,416 @@ import io.gapless.kafka.core.PartitionClassifier;
 import io.gapless.kafka.core.ResetPolicy;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.InvalidOffsetException;
+import org.apache.kafka.clients.consumer.LogTruncationException;
 import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * Positions partitions the delegate consumer (running with {@code auto.offset.reset=none}) could
  * not position, by DESIGN.md's decision table: a committed offset out of range takes the base
  * policy; no committed offset takes the new-partitions policy when the partition is new and the
- * base policy otherwise; {@code none} rethrows for exactly the partitions it covers.
+ * base policy otherwise; {@code none} rethrows for exactly the partitions it covers. A truncated
+ * log ({@link LogTruncationException}) is resumed at the divergent offset, as Kafka does with a
+ * reset policy; with base {@code none} the exception reaches the caller unchanged.
  *
- * <p>Idempotent: the consumer protocol's consumer may report the same missing offset again after
- * the SDK positioned the partition, so a partition is resolved once per assignment.
+ * <p>Classification and offset look-ups run on an {@link Executor} (the consumer's baseline worker)
+ * and are applied by the polling thread: a caller's short timeout returns with the partition still
+ * unpositioned, and a later call applies the result, as Kafka's own reset does. A look-up that
+ * times out is retried on the next report instead of surfacing.
+ *
+ * <p>Reports that no longer describe the partition are dropped: a missing offset for a partition
+ * that was positioned since it was assigned (by the SDK or by the caller's seek; the consumer
+ * protocol caches such errors), and out-of-range or truncation reports for another offset than the
+ * one the caller just seeked to. Every other report is acted on, however often it repeats.
  */
 public final class OffsetResetHandler {
     private static final Logger log = LoggerFactory.getLogger(OffsetResetHandler.class);
+    /** The offset of a caller's seek whose target is not known here ({@code seekToBeginning}, {@code seekToEnd}). */
+    public static final long UNKNOWN_OFFSET = -1L;
 
     private final ResetPolicyLookup lookup;
     private final Supplier<? extends PartitionClassifier> classifier;
+    private final Function<Consumer<?, ?>, ? extends PolicyOffsets.Lookup> offsets;
+    private final Executor executor;
     private final BaselineUnavailablePolicy unavailablePolicy;
     private final ResetMetrics metrics;
     private final Time time;
-    private final Set<TopicPartition> resolved = new HashSet<>();
-    private final Map<TopicPartition, Long> resolvedOutOfRange = new HashMap<>();
-    // by_duration targets survive retries, so a failed lookup cannot move the target forward (KIP-1327).
-    private final Map<TopicPartition, Long> durationTargets = new HashMap<>();
 
+    private final Set<TopicPartition> positioned = new HashSet<>();
+    private final Map<TopicPartition, Long> callerSeeks = new HashMap<>();
+    private final Set<TopicPartition> decidedNone = new HashSet<>();
+    // by_duration targets are computed from the first report, so a retry cannot move the target forward (KIP-1327).
+    private final Map<TopicPartition, Long> firstReportMs = new HashMap<>();
+    private final Map<TopicPartition, Job> pending = new HashMap<>();
+    private volatile CompletableFuture<Void> wakeup = new CompletableFuture<>();
+    private long seeks;
+
+    /**
+     * Works on the calling thread, with the consumer's own offset look-ups: a look-up that times
+     * out leaves the partition unpositioned for the next report to retry.
+     */
     public OffsetResetHandler(ResetPolicyLookup lookup, Supplier<? extends PartitionClassifier> classifier,
                               BaselineUnavailablePolicy unavailablePolicy, ResetMetrics metrics, Time time) {
+        this(lookup, classifier, PolicyOffsets::of, Runnable::run, unavailablePolicy, metrics, time);
+    }
+
+    /**
+     * Classifies and looks offsets up on {@code executor} with {@code offsets} (thread-safe, for
+     * example the group's {@code BaselineStore}); results are applied by the polling thread.
+     */
+    public OffsetResetHandler(ResetPolicyLookup lookup, Supplier<? extends PartitionClassifier> classifier,
+                              PolicyOffsets.Lookup offsets, Executor executor, BaselineUnavailablePolicy unavailablePolicy,
+                              ResetMetrics metrics, Time time) {
+        this(lookup, classifier, c -> offsets, executor, unavailablePolicy, metrics, time);
+    }
+
+    private OffsetResetHandler(ResetPolicyLookup lookup, Supplier<? extends PartitionClassifier> classifier,
+                               Function<Consumer<?, ?>, ? extends PolicyOffsets.Lookup> offsets, Executor executor,
+                               BaselineUnavailablePolicy unavailablePolicy, ResetMetrics metrics, Time time) {
         this.lookup = lookup;
         this.classifier = classifier;
+        this.offsets = offsets;
+        this.executor = executor;
         this.unavailablePolicy = unavailablePolicy;
         this.metrics = metrics;
         this.time = time;
     }
 
-    /**
-     * Resolves the partitions of {@code e} on {@code consumer}. Returns normally when every
-     * partition was positioned (or was already); throws an exception of the same kind for the
-     * partitions that stay unpositioned (base policy {@code none}, or a topic the SDK does not own).
-     *
-     * @throws BaselineUnavailableException when classification is impossible and the user chose to fail;
-     *                                      then no partition of {@code e} was positioned
-     */
+    /** {@link #handle(Consumer, InvalidOffsetException, Duration)} without a bound on the wait. */
     public void handle(Consumer<?, ?> consumer, InvalidOffsetException e) {
+        handle(consumer, e, Duration.ofMillis(Long.MAX_VALUE));
+    }
+
+    /**
+     * Acts on the report {@code e} from {@code consumer}, waiting at most {@code timeout} for the
+     * work it needs. Returns {@code true} when this call positioned partitions and none of
+     * {@code e} is still being resolved: polling again at once makes progress. {@code false} when
+     * some are still being resolved (poll again later: {@link #applyCompleted} seeks them), or
+     * when the report was stale and nothing was done.
+     *
+     * @throws InvalidOffsetException       of the same kind, for the partitions that stay
+     *                                      unpositioned: base policy {@code none}, or a topic the
+     *                                      SDK does not own
+     * @throws BaselineUnavailableException when classification is impossible and the user chose
+     *                                      to fail; then none of those partitions was positioned
+     */
+    public boolean handle(Consumer<?, ?> consumer, InvalidOffsetException e, Duration timeout) {
+        Timer timer = time.timer(timeout.toMillis());
+        long seeksBefore = seeks;
         Set<TopicPartition> assigned = consumer.assignment();
-        if (e instanceof OffsetOutOfRangeException oore) {
-            handleOutOfRange(consumer, oore, assigned);
+        Map<TopicPartition, Request> requests = new LinkedHashMap<>();
+        Set<TopicPartition> concerned = new HashSet<>();
+        RuntimeException rethrow;
+        if (e instanceof LogTruncationException lte) {
+            rethrow = onTruncation(consumer, lte, assigned, requests, concerned);
+        } else if (e instanceof OffsetOutOfRangeException oore) {
+            rethrow = onOutOfRange(oore, assigned, requests, concerned);
         } else {
-            handleNoOffset(consumer, e, assigned);
+            rethrow = onNoOffset(e, assigned, requests, concerned);
         }
+        if (!requests.isEmpty()) {
+            submit(consumer, requests);
+        }
+        await(concerned, timer);
+        applyCompleted(consumer);
+        if (rethrow != null) {
+            throw rethrow;
+        }
+        return seeks > seeksBefore && concerned.stream().noneMatch(pending::containsKey);
+    }
+
+    /**
+     * Seeks the partitions whose resolution finished since the last call (polling thread).
+     *
+     * @throws BaselineUnavailableException   a resolution failed and the user chose to fail
+     * @throws NoOffsetForPartitionException for partitions whose policy turned out {@code none}
+     */
+    public void applyCompleted(Consumer<?, ?> consumer) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        Set<TopicPartition> assigned = consumer.assignment();
+        Set<TopicPartition> none = new LinkedHashSet<>();
+        RuntimeException failure = null;
+        for (Job job : new LinkedHashSet<>(pending.values())) {
+            if (!job.result.isDone()) {
+                continue;
+            }
+            Outcome outcome = null;
+            try {
+                outcome = job.result.join();
+            } catch (CompletionException | java.util.concurrent.CancellationException ex) {
+                failure = failure != null ? failure : unwrap(ex);
+            }
+            for (TopicPartition tp : job.requests.keySet()) {
+                if (pending.get(tp) != job) {
+                    continue; // forgotten, or positioned by the caller, meanwhile
+                }
+                pending.remove(tp);
+                if (outcome != null && assigned.contains(tp)) {
+                    apply(consumer, tp, outcome, none);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        if (!none.isEmpty()) {
+            throw new NoOffsetForPartitionException(none);
+        }
+    }
+
+    /** Whether some resolution has not been applied yet. */
+    public boolean hasPending() {
+        return !pending.isEmpty();
+    }
+
+    /**
+     * The caller positioned these partitions itself ({@code seek}, {@code seekToBeginning},
+     * {@code seekToEnd}; {@link #UNKNOWN_OFFSET} where the target is not known): the SDK must not
+     * move them on a stale report.
+     */
+    public void positionedByCaller(Collection<TopicPartition> partitions, long offset) {
+        for (TopicPartition tp : partitions) {
+            positioned.add(tp);
+            callerSeeks.put(tp, offset);
+            pending.remove(tp);
+            decidedNone.remove(tp);
+            firstReportMs.remove(tp);
+        }
+    }
+
+    /** The delegate's poll returned normally: reports from now on describe positions after the caller's seeks. */
+    public void pollReturned() {
+        callerSeeks.clear();
+    }
+
+    /** Ends a wait in {@link #handle} early (the consumer's {@code wakeup()}). Thread-safe. */
+    public void wakeup() {
+        wakeup.complete(null);
     }
 
     /** Forgets partitions that left the assignment: when assigned again they are resolved afresh. */
     public void forget(Collection<TopicPartition> partitions) {
-        resolved.removeAll(partitions);
-        partitions.forEach(resolvedOutOfRange::remove);
-        partitions.forEach(durationTargets::remove);
+        partitions.forEach(tp -> {
+            positioned.remove(tp);
+            callerSeeks.remove(tp);
+            decidedNone.remove(tp);
+            firstReportMs.remove(tp);
+            pending.remove(tp);
+        });
     }
 
     /** Forgets everything (unsubscribe, new manual assignment). */
     public void forgetAll() {
-        resolved.clear();
-        resolvedOutOfRange.clear();
-        durationTargets.clear();
+        positioned.clear();
+        callerSeeks.clear();
+        decidedNone.clear();
+        firstReportMs.clear();
+        pending.clear();
     }
 
-    private void handleOutOfRange(Consumer<?, ?> consumer, OffsetOutOfRangeException e, Set<TopicPartition> assigned) {
-        Map<TopicPartition, Long> notOwned = new HashMap<>();
-        Map<TopicPartition, Reset> resets = new LinkedHashMap<>();
-        for (Map.Entry<TopicPartition, Long> entry : e.offsetOutOfRangePartitions().entrySet()) {
-            TopicPartition tp = entry.getKey();
-            if (!assigned.contains(tp) || entry.getValue().equals(resolvedOutOfRange.get(tp))) {
-                continue; // revoked meanwhile, or a report the SDK already acted on
-            }
-            Optional<TopicResetPolicies> policies = lookup.policiesFor(tp.topic());
-            if (policies.isEmpty()) {
-                notOwned.put(tp, entry.getValue());
-                continue;
-            }
-            resets.put(tp, new Reset(policies.get().base(), "out-of-range",
-                    "committed or fetched offset " + entry.getValue() + " is out of range"));
-        }
-        Set<TopicPartition> unresolved = apply(consumer, resets);
-        resets.keySet().stream().filter(tp -> !unresolved.contains(tp))
-                .forEach(tp -> resolvedOutOfRange.put(tp, e.offsetOutOfRangePartitions().get(tp)));
-        unresolved.forEach(tp -> notOwned.put(tp, e.offsetOutOfRangePartitions().get(tp)));
-        if (!notOwned.isEmpty()) {
-            throw new OffsetOutOfRangeException("Offsets out of range with no configured reset policy for partitions: " + notOwned, notOwned);
-        }
-    }
-
-    private void handleNoOffset(Consumer<?, ?> consumer, InvalidOffsetException e, Set<TopicPartition> assigned) {
-        Set<TopicPartition> rethrow = new HashSet<>();
-        Map<TopicPartition, TopicResetPolicies> mine = new LinkedHashMap<>();
+    private RuntimeException onNoOffset(InvalidOffsetException e, Set<TopicPartition> assigned, Map<TopicPartition, Request> requests,
+                                        Set<TopicPartition> concerned) {
+        Set<TopicPartition> rethrow = new LinkedHashSet<>();
         for (TopicPartition tp : e.partitions()) {
-            if (!assigned.contains(tp) || resolved.contains(tp)) {
-                continue;
+            if (!assigned.contains(tp) || positioned.contains(tp)) {
+                continue; // revoked meanwhile, or positioned since: a stale (cached) report
             }
             Optional<TopicResetPolicies> policies = lookup.policiesFor(tp.topic());
-            if (policies.isEmpty()) {
+            if (policies.isEmpty() || decidedNone.contains(tp)) {
                 rethrow.add(tp);
-            } else {
-                mine.put(tp, policies.get());
+                continue;
+            }
+            concerned.add(tp);
+            if (!pending.containsKey(tp)) {
+                requests.put(tp, new Request(Kind.NO_OFFSET, policies.get(), "no committed offset"));
             }
         }
-        Map<TopicPartition, PartitionClassification> classes = classify(mine);
-        Map<TopicPartition, Reset> resets = new LinkedHashMap<>();
-        mine.forEach((tp, policies) -> {
-            PartitionClassification c = classes.get(tp);
-            if (c == null) {
-                resets.put(tp, new Reset(policies.base(), "no-offset", policies.newPartitions().isPresent()
-                        ? "no committed offset; base and new-partitions policies agree" : "no committed offset"));
-            } else if (c.isNew()) {
-                resets.put(tp, new Reset(policies.newPartitions().orElseThrow(), "new", "no committed offset; new: " + c.reason()));
-            } else {
-                resets.put(tp, new Reset(policies.base(), "pre-existing", "no committed offset; pre-existing: " + c.reason()));
+        return rethrow.isEmpty() ? null : new NoOffsetForPartitionException(rethrow);
+    }
+
+    private RuntimeException onOutOfRange(OffsetOutOfRangeException e, Set<TopicPartition> assigned,
+                                          Map<TopicPartition, Request> requests, Set<TopicPartition> concerned) {
+        Map<TopicPartition, Long> rethrow = new LinkedHashMap<>();
+        e.offsetOutOfRangePartitions().forEach((tp, offset) -> {
+            if (!assigned.contains(tp) || seekedElsewhere(tp, offset)) {
+                return;
+            }
+            Optional<TopicResetPolicies> policies = lookup.policiesFor(tp.topic());
+            if (policies.isEmpty() || policies.get().base().kind() == ResetPolicy.Kind.NONE) {
+                rethrow.put(tp, offset);
+                return;
+            }
+            concerned.add(tp);
+            if (!pending.containsKey(tp)) {
+                requests.put(tp, new Request(Kind.OUT_OF_RANGE, policies.get(), "committed or fetched offset " + offset + " is out of range"));
             }
         });
-        Set<TopicPartition> unresolved = apply(consumer, resets);
-        resets.keySet().stream().filter(tp -> !unresolved.contains(tp)).forEach(resolved::add);
-        rethrow.addAll(unresolved);
-        if (!rethrow.isEmpty()) {
-            throw new NoOffsetForPartitionException(rethrow);
+        return rethrow.isEmpty() ? null
+                : new OffsetOutOfRangeException("Offsets out of range with no configured reset policy for partitions: " + rethrow, rethrow);
+    }
+
+    private RuntimeException onTruncation(Consumer<?, ?> consumer, LogTruncationException e, Set<TopicPartition> assigned,
+                                          Map<TopicPartition, Request> requests, Set<TopicPartition> concerned) {
+        Map<TopicPartition, Long> rethrowFetch = new LinkedHashMap<>();
+        Map<TopicPartition, OffsetAndMetadata> rethrowDivergent = new LinkedHashMap<>();
+        e.offsetOutOfRangePartitions().forEach((tp, fetchOffset) -> {
+            if (!assigned.contains(tp) || seekedElsewhere(tp, fetchOffset)) {
+                return;
+            }
+            OffsetAndMetadata divergent = e.divergentOffsets().get(tp);
+            Optional<TopicResetPolicies> policies = lookup.policiesFor(tp.topic());
+            if (policies.isEmpty() || policies.get().base().kind() == ResetPolicy.Kind.NONE) {
+                rethrowFetch.put(tp, fetchOffset);
+                if (divergent != null) {
+                    rethrowDivergent.put(tp, divergent);
+                }
+                return;
+            }
+            if (divergent != null) {
+                // What Kafka does with a reset policy: resume at the first offset known to diverge, nothing skipped or replayed.
+                consumer.seek(tp, divergent);
+                seeks++;
+                pending.remove(tp);
+                positioned.add(tp);
+                metrics.recordReset("divergent-offset", Kind.LOG_TRUNCATION.label);
+                log.info("Reset {} to offset {} (leader epoch {}): log truncated below fetch offset {}, resuming at the divergence point",
+                        tp, divergent.offset(), divergent.leaderEpoch().map(String::valueOf).orElse("unknown"), fetchOffset);
+                return;
+            }
+            concerned.add(tp);
+            if (!pending.containsKey(tp)) {
+                requests.put(tp, new Request(Kind.LOG_TRUNCATION, policies.get(), "log truncated below fetch offset " + fetchOffset
+                        + " and the divergence point is unknown"));
+            }
+        });
+        return rethrowFetch.isEmpty() ? null
+                : new LogTruncationException("Truncation detected for partitions " + rethrowFetch.keySet() + " (divergent offsets "
+                + rethrowDivergent + ") and no reset policy is configured", rethrowFetch, rethrowDivergent);
+    }
+
+    private boolean seekedElsewhere(TopicPartition tp, long reportedOffset) {
+        Long seek = callerSeeks.get(tp);
+        return seek != null && seek != reportedOffset;
+    }
+
+    private void submit(Consumer<?, ?> consumer, Map<TopicPartition, Request> requests) {
+        long now = time.milliseconds();
+        Map<TopicPartition, Long> reportTimes = new HashMap<>();
+        requests.keySet().forEach(tp -> reportTimes.put(tp, firstReportMs.computeIfAbsent(tp, k -> now)));
+        PolicyOffsets.Lookup lookups = offsets.apply(consumer);
+        Map<TopicPartition, Request> work = Map.copyOf(requests);
+        Job job = new Job(work, CompletableFuture.supplyAsync(() -> resolve(work, reportTimes, lookups), executor));
+        work.keySet().forEach(tp -> pending.put(tp, job));
+    }
+
+    private void await(Set<TopicPartition> partitions, Timer timer) {
+        List<CompletableFuture<Outcome>> waits = new ArrayList<>();
+        partitions.forEach(tp -> {
+            Job j = pending.get(tp);
+            if (j != null && !j.result.isDone()) {
+                waits.add(j.result);
+            }
+        });
+        if (waits.isEmpty() || timer.isExpired()) {
+            return;
+        }
+        try {
+            CompletableFuture.anyOf(CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)), wakeup)
+                    .get(timer.remainingMs(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException ie) {
+            throw new InterruptException(ie);
+        } catch (TimeoutException | ExecutionException ignored) {
+            // not done in time: left pending; a failure surfaces from applyCompleted
+        }
+        if (wakeup.isDone()) {
+            wakeup = new CompletableFuture<>();
         }
     }
 
-    private Map<TopicPartition, PartitionClassification> classify(Map<TopicPartition, TopicResetPolicies> mine) {
+    /** Runs on the executor: classification, then one batched look-up per policy kind. */
+    private Outcome resolve(Map<TopicPartition, Request> requests, Map<TopicPartition, Long> reportTimes, PolicyOffsets.Lookup lookups) {
+        Map<TopicPartition, PartitionClassification> classes;
+        try {
+            classes = classify(requests);
+        } catch (RuntimeException ex) {
+            if (!retriable(ex) || ex instanceof BaselineUnavailableException) {
+                throw ex;
+            }
+            log.debug("Classifying {} failed ({}); retried on the next report", requests.keySet(), ex.toString());
+            return new Outcome(Map.of(), Map.of());
+        }
+        Map<TopicPartition, Decision> decisions = new LinkedHashMap<>();
+        requests.forEach((tp, r) -> {
+            TopicResetPolicies p = r.policies();
+            PartitionClassification c = classes.get(tp);
+            if (r.kind() != Kind.NO_OFFSET) {
+                decisions.put(tp, new Decision(p.base(), r.kind().label, r.why()));
+            } else if (c == null) {
+                decisions.put(tp, new Decision(p.base(), "no-offset", p.newPartitions().isPresent()
+                        ? r.why() + "; base and new-partitions policies agree" : r.why()));
+            } else if (c.isNew()) {
+                decisions.put(tp, new Decision(p.newPartitions().orElseThrow(), "new", r.why() + "; new: " + c.reason()));
+            } else {
+                decisions.put(tp, new Decision(p.base(), "pre-existing", r.why() + "; pre-existing: " + c.reason()));
+            }
+        });
+        Map<TopicPartition, ResetPolicy> toResolve = new HashMap<>();
+        decisions.forEach((tp, d) -> {
+            if (d.policy().kind() != ResetPolicy.Kind.NONE) {
+                toResolve.put(tp, d.policy());
+            }
+        });
+        try {
+            Map<TopicPartition, Long> found = PolicyOffsets.resolve(toResolve,
+                    tp -> reportTimes.get(tp) - toResolve.get(tp).duration().toMillis(), lookups);
+            return new Outcome(found, decisions);
+        } catch (RuntimeException ex) {
+            if (!retriable(ex)) {
+                throw ex;
+            }
+            log.debug("Offset look-up for {} failed ({}); retried on the next report", toResolve.keySet(), ex.toString());
+            return new Outcome(Map.of(), decisions);
+        }
+    }
+
+    private Map<TopicPartition, PartitionClassification> classify(Map<TopicPartition, Request> requests) {
         List<TopicPartition> needed = new ArrayList<>();
-        mine.forEach((tp, p) -> {
+        requests.forEach((tp, r) -> {
+            TopicResetPolicies p = r.policies();
             // Classification only matters where the two policies differ.
-            if (p.newPartitions().isPresent() && !p.newPartitions().get().equals(p.base())) {
+            if (r.kind() == Kind.NO_OFFSET && p.newPartitions().isPresent() && !p.newPartitions().get().equals(p.base())) {
                 needed.add(tp);
             }
         });
@@ -175,30 +440,64 @@ public final class OffsetResetHandler {
         return out;
     }
 
-    /** Seeks every partition whose policy positions it; returns those whose policy is {@code none}. */
-    private Set<TopicPartition> apply(Consumer<?, ?> consumer, Map<TopicPartition, Reset> resets) {
-        Set<TopicPartition> none = new HashSet<>();
-        Map<TopicPartition, ResetPolicy> policies = new HashMap<>();
-        resets.forEach((tp, r) -> {
-            if (r.policy.kind() == ResetPolicy.Kind.NONE) {
-                none.add(tp);
-            } else {
-                policies.put(tp, r.policy);
-            }
-        });
-        Map<TopicPartition, Long> targets = PolicyOffsets.resolve(policies, tp -> durationTargets.computeIfAbsent(tp,
-                k -> time.milliseconds() - policies.get(k).duration().toMillis()), PolicyOffsets.of(consumer));
-        targets.forEach((tp, offset) -> {
-            Reset r = resets.get(tp);
+    private void apply(Consumer<?, ?> consumer, TopicPartition tp, Outcome outcome, Set<TopicPartition> none) {
+        Decision d = outcome.decisions().get(tp);
+        Long offset = outcome.offsets().get(tp);
+        if (offset != null) {
             consumer.seek(tp, offset);
-            durationTargets.remove(tp);
-            metrics.recordReset(r.policy.kind().name().toLowerCase(java.util.Locale.ROOT), r.classification);
-            log.info("Reset {} to offset {} by policy {} ({})", tp, offset, r.policy, r.why);
-        });
-        none.forEach(tp -> log.info("Not resetting {}: policy none ({})", tp, resets.get(tp).why));
-        return none;
+            seeks++;
+            positioned.add(tp);
+            firstReportMs.remove(tp);
+            metrics.recordReset(d.policy().kind().name().toLowerCase(Locale.ROOT), d.classification());
+            log.info("Reset {} to offset {} by policy {} ({})", tp, offset, d.policy(), d.why());
+        } else if (d != null && d.policy().kind() == ResetPolicy.Kind.NONE) {
+            decidedNone.add(tp);
+            none.add(tp);
+            log.info("Not resetting {}: policy none ({})", tp, d.why());
+        }
+        // otherwise the look-up failed and will be retried: the partition stays unpositioned
     }
 
-    private record Reset(ResetPolicy policy, String classification, String why) {
+    private static boolean retriable(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause()) {
+            if (t instanceof RetriableException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static RuntimeException unwrap(Exception ex) {
+        Throwable cause = ex instanceof CompletionException && ex.getCause() != null ? ex.getCause() : ex;
+        return cause instanceof RuntimeException re ? re : new KafkaException(cause);
+    }
+
+    private enum Kind {
+        NO_OFFSET("no-offset"), OUT_OF_RANGE("out-of-range"), LOG_TRUNCATION("log-truncation");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+    }
+
+    private record Request(Kind kind, TopicResetPolicies policies, String why) {
+    }
+
+    private record Decision(ResetPolicy policy, String classification, String why) {
+    }
+
+    private record Outcome(Map<TopicPartition, Long> offsets, Map<TopicPartition, Decision> decisions) {
+    }
+
+    private static final class Job {
+        final Map<TopicPartition, Request> requests;
+        final CompletableFuture<Outcome> result;
+
+        Job(Map<TopicPartition, Request> requests, CompletableFuture<Outcome> result) {
+            this.requests = requests;
+            this.result = result;
+        }
     }
 }

@@ -5,7 +5,9 @@ import io.gapless.kafka.core.BaselineUnavailablePolicy;
 import io.gapless.kafka.core.PartitionClassification;
 import io.gapless.kafka.core.PartitionClassifier;
 import io.gapless.kafka.core.ResetPolicy;
+import org.apache.kafka.clients.consumer.LogTruncationException;
 import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
@@ -25,6 +27,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -141,8 +144,9 @@ class OffsetResetHandlerTest {
         OffsetResetHandler h = handler(ResetPolicy.LATEST, ResetPolicy.byDuration(Duration.ofMinutes(10)), newFromTwo,
                 BaselineUnavailablePolicy.FAIL);
         consumer.failOffsetsForTimes = true;
-        assertThrows(org.apache.kafka.common.errors.TimeoutException.class,
-                () -> h.handle(consumer, new NoOffsetForPartitionException(List.of(NEW2))));
+        // A look-up that times out does not escape (issue 10 point 9): the partition stays unpositioned for a retry.
+        assertFalse(h.handle(consumer, new NoOffsetForPartitionException(List.of(NEW2)), Duration.ofSeconds(1)));
+        assertEquals(0, consumer.seeks.getOrDefault(NEW2, 0), "not positioned");
         long firstTarget = consumer.lastTimestampAsked;
         time.sleep(60_000);
         consumer.failOffsetsForTimes = false;
@@ -189,6 +193,71 @@ class OffsetResetHandlerTest {
         h.handle(consumer, new NoOffsetForPartitionException(List.of(OLD0, NEW2)));
         assertEquals(0, classifications.get());
         assertEquals(5L, consumer.position(OLD0));
+    }
+
+    @Test
+    void aRepeatedOutOfRangeReportIsActedOnEveryTime() {
+        OffsetResetHandler h = handler(ResetPolicy.EARLIEST, ResetPolicy.LATEST, newFromTwo, BaselineUnavailablePolicy.FAIL);
+        for (int round = 0; round < 3; round++) {
+            consumer.seek(OLD0, 1L);
+            h.handle(consumer, new OffsetOutOfRangeException("gone", Map.of(OLD0, 1L)));
+            assertEquals(5L, consumer.position(OLD0), "round " + round + ": out of range again, reset again");
+        }
+        assertEquals(3.0, resets("earliest", "out-of-range"));
+    }
+
+    @Test
+    void aCachedMissingOffsetReportDoesNotOverrideTheCallersSeek() {
+        OffsetResetHandler h = handler(ResetPolicy.LATEST, ResetPolicy.EARLIEST, newFromTwo, BaselineUnavailablePolicy.FAIL);
+        consumer.seek(NEW2, 40L);
+        h.positionedByCaller(List.of(NEW2), 40L);
+        h.handle(consumer, new NoOffsetForPartitionException(List.of(NEW2, NEW3)));
+        assertEquals(40L, consumer.position(NEW2), "the caller's seek stands");
+        assertEquals(5L, consumer.position(NEW3), "the partition that still had no position is resolved");
+        assertEquals(1, classifications.get(), "classified once, for the unpositioned partition only");
+    }
+
+    @Test
+    void aTruncatedLogResumesAtTheDivergentOffset() {
+        OffsetResetHandler h = handler(ResetPolicy.LATEST, ResetPolicy.EARLIEST, newFromTwo, BaselineUnavailablePolicy.FAIL);
+        h.handle(consumer, new LogTruncationException("truncated", Map.of(OLD0, 80L),
+                Map.of(OLD0, new OffsetAndMetadata(60L, Optional.of(3), ""))));
+        assertEquals(60L, consumer.position(OLD0), "neither latest (skip 60..end) nor earliest (replay)");
+        assertEquals(0, classifications.get());
+    }
+
+    @Test
+    void aTruncatedLogWithoutADivergencePointTakesTheBasePolicy() {
+        OffsetResetHandler h = handler(ResetPolicy.EARLIEST, ResetPolicy.LATEST, newFromTwo, BaselineUnavailablePolicy.FAIL);
+        h.handle(consumer, new LogTruncationException("truncated", Map.of(OLD1, 80L), Map.of()));
+        assertEquals(5L, consumer.position(OLD1));
+    }
+
+    @Test
+    void baseNoneHandsTheTruncationToTheCallerWithItsDivergentOffsets() {
+        OffsetResetHandler h = handler(ResetPolicy.NONE, ResetPolicy.EARLIEST, newFromTwo, BaselineUnavailablePolicy.FAIL);
+        OffsetAndMetadata divergent = new OffsetAndMetadata(60L, Optional.of(3), "");
+        LogTruncationException e = assertThrows(LogTruncationException.class, () -> h.handle(consumer,
+                new LogTruncationException("truncated", Map.of(OLD0, 80L), Map.of(OLD0, divergent))));
+        assertEquals(Map.of(OLD0, 80L), e.offsetOutOfRangePartitions());
+        assertEquals(Map.of(OLD0, divergent), e.divergentOffsets());
+        assertEquals(0, consumer.seeks.getOrDefault(OLD0, 0), "nothing moved");
+    }
+
+    @Test
+    void anAsynchronousResolutionIsAppliedByALaterCall() {
+        java.util.List<Runnable> queued = new java.util.ArrayList<>();
+        TopicResetPolicies p = new TopicResetPolicies(ResetPolicy.LATEST, Optional.of(ResetPolicy.EARLIEST));
+        OffsetResetHandler h = new OffsetResetHandler(topic -> Optional.of(p), () -> newFromTwo, PolicyOffsets.of(consumer),
+                queued::add, BaselineUnavailablePolicy.FAIL, metrics, time);
+        assertFalse(h.handle(consumer, new NoOffsetForPartitionException(List.of(NEW2)), Duration.ZERO),
+                "poll(Duration.ZERO) does not wait for the worker");
+        assertTrue(consumer.seeks.isEmpty());
+        h.handle(consumer, new NoOffsetForPartitionException(List.of(NEW2)), Duration.ZERO);
+        assertEquals(1, queued.size(), "a report for a partition in progress asks nothing again");
+        queued.forEach(Runnable::run);
+        h.applyCompleted(consumer);
+        assertEquals(5L, consumer.position(NEW2));
     }
 
     private double resets(String policy, String classification) {

@@ -1,6 +1,7 @@
 package io.gapless.kafka.testkit.legacy;
 
-import io.gapless.kafka.testkit.internal.BrokerNode;
+import io.gapless.kafka.testkit.internal.ClusterLayout;
+import io.gapless.kafka.testkit.internal.ChildJvm;
 import io.gapless.kafka.testkit.internal.FreePorts;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -56,7 +57,7 @@ public final class LegacyKafka implements AutoCloseable {
     private static final int START_ATTEMPTS = 3;
     private static final Duration STOP_GRACE = Duration.ofSeconds(15);
 
-    private final ChildBroker child;
+    private final ChildJvm child;
     private final Path baseDir;
     private final String bootstrapServers;
     private final String kafkaVersion;
@@ -64,7 +65,7 @@ public final class LegacyKafka implements AutoCloseable {
     private final Admin admin;
     private volatile boolean closed;
 
-    private LegacyKafka(ChildBroker child, Path baseDir, String bootstrapServers, String kafkaVersion, String metadataVersion) {
+    private LegacyKafka(ChildJvm child, Path baseDir, String bootstrapServers, String kafkaVersion, String metadataVersion) {
         this.child = child;
         this.baseDir = baseDir;
         this.bootstrapServers = bootstrapServers;
@@ -161,15 +162,16 @@ public final class LegacyKafka implements AutoCloseable {
             for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
                 Path attemptDir = baseDir.resolve("attempt-" + attempt);
                 int[] ports = FreePorts.take(2);
-                Map<String, String> props = BrokerNode.defaultProperties(0, ports[0], ports[1],
+                Map<String, String> props = ClusterLayout.defaultProperties(0, ports[0], ports[1],
                         "0@localhost:" + ports[1], attemptDir.resolve("data"), 1);
                 props.putAll(brokerProperties);
                 Path propsFile = writeProperties(attemptDir, props);
                 long started = System.nanoTime();
-                ChildBroker child = ChildBroker.launch(
+                ChildJvm child = ChildJvm.launch("Legacy broker", "GAPLESS-LEGACY",
                         List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData"),
-                        classpath.asArgument(), mainSource, attemptDir.resolve("broker.log"),
-                        propsFile.toString(), Uuid.randomUuid().toString());
+                        classpath.asArgument(),
+                        List.of(mainSource.toString(), propsFile.toString(), Uuid.randomUuid().toString()),
+                        attemptDir.resolve("broker.log"));
                 String bootstrap = "localhost:" + ports[0];
                 try {
                     String metadataVersion = child.awaitReady(startTimeout);

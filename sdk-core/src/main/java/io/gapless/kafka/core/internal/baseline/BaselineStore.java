@@ -1,9 +1,12 @@
 package io.gapless.kafka.core.internal.baseline;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
+import io.gapless.kafka.core.internal.PolicyOffsets;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -13,9 +16,14 @@ import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -30,20 +38,25 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Kafka I/O for one group's baseline: the compacted baseline topic (created on first use), the
- * group's partition of it, and the facts about user topics that classification needs. Owned by
- * one consumer; its methods hold the store's monitor so that the consumer can warm it up in the
- * background while it joins its group.
+ * group's partition of it, and the facts about user topics that classification needs. Calls are
+ * serialized by a lock, so the owner may warm the store up on another thread; {@link #close}
+ * never waits for a call in progress (the caller that holds the lock closes the clients when it
+ * lets go) and no call after {@code close} opens a client. An interrupt ends a call with Kafka's
+ * {@link InterruptException}, the thread's interrupt flag set; every other failure is a
+ * {@link BaselineUnavailableException}.
  */
-public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core.internal.PolicyOffsets.Lookup {
+public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup {
     private static final Logger log = LoggerFactory.getLogger(BaselineStore.class);
     /** Partitions of a baseline topic the SDK creates; a group's records all go to one of them. */
     static final int CREATED_PARTITIONS = 4;
@@ -51,16 +64,21 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
     private final String topic;
     private final String group;
     private final Map<String, Object> connection;
+    private final IsolationLevel isolation;
     private final Duration timeout;
     private final Runnable onRead;
     private final Runnable onWrite;
     private final GroupType groupType;
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile boolean closed;
+    private volatile Duration closeTimeout = Duration.ofSeconds(5);
+    private boolean clientsClosed;
 
     private Admin admin;
     private KafkaProducer<byte[], byte[]> producer;
     private KafkaConsumer<byte[], byte[]> reader;
     private TopicPartition groupPartition;
-    private GroupBaseline baseline;
+    private final GroupBaseline baseline;
 
     /**
      * @param connection the user's connection settings (see {@code ConnectionConfigs})
@@ -82,10 +100,20 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
 
     public BaselineStore(String topic, String group, GroupType groupType, Map<String, Object> connection, Duration timeout,
                          Runnable onRead, Runnable onWrite) {
+        this(topic, group, groupType, connection, IsolationLevel.READ_UNCOMMITTED, timeout, onRead, onWrite);
+    }
+
+    /**
+     * @param isolation the isolation level of the user's consumer: offset look-ups made for it
+     *                  ({@code latest} is the last stable offset under {@code read_committed}) use it
+     */
+    public BaselineStore(String topic, String group, GroupType groupType, Map<String, Object> connection, IsolationLevel isolation,
+                         Duration timeout, Runnable onRead, Runnable onWrite) {
         this.groupType = groupType;
         this.topic = topic;
         this.group = group;
         this.connection = connection;
+        this.isolation = isolation;
         this.timeout = timeout;
         this.onRead = onRead;
         this.onWrite = onWrite;
@@ -100,22 +128,42 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
         return group;
     }
 
+    public GroupType groupType() {
+        return groupType;
+    }
+
+    /** Upper bound of one call. */
+    public Duration timeout() {
+        return timeout;
+    }
+
     /**
      * Opens the clients, creates or checks the topic and reads the group's records, so that the
-     * first assignment pays only for what is left. Failures are left for the real call to report.
+     * first assignment pays only for what is left. Failures other than an interrupt are left for
+     * the real call to report; after {@link #close} it does nothing.
      */
-    public synchronized void warmUp() {
+    public void warmUp() {
+        if (closed) {
+            return;
+        }
         try {
             read();
-            producer.partitionsFor(topic);
+            guarded("open the producer of", () -> producer.partitionsFor(topic));
+        } catch (InterruptException e) {
+            throw e;
         } catch (RuntimeException e) {
             log.debug("Warming up the baseline of group {} failed; the first real use reports it", group, e);
         }
     }
 
+    /** The group's baseline as folded so far, without reading (see {@link #read()}). */
+    public GroupBaseline cached() {
+        return baseline;
+    }
+
     /** Reads the group's partition from where the last read stopped up to its current end. */
-    public synchronized GroupBaseline read() {
-        try {
+    public GroupBaseline read() {
+        return guarded("read", () -> {
             ensureOpen();
             long end = reader.endOffsets(List.of(groupPartition), timeout).get(groupPartition);
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -132,59 +180,71 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
             }
             onRead.run();
             return baseline;
-        } catch (BaselineUnavailableException e) {
-            throw e;
-        } catch (Exception e) {
-            throw unavailable("read", e);
-        }
+        });
     }
 
     /** Appends records to the group's partition and waits until they are acknowledged by all in-sync replicas. */
-    public synchronized void append(List<BaselineRecord> records) {
-        try {
+    public void append(List<BaselineRecord> records) {
+        guarded("write", () -> {
             ensureOpen();
             List<Future<?>> sends = new ArrayList<>();
             for (BaselineRecord r : records) {
                 sends.add(producer.send(new ProducerRecord<>(topic, groupPartition.partition(), BaselineRecord.key(r), BaselineRecord.value(r))));
             }
+            long deadline = System.nanoTime() + timeout.toNanos();
             for (Future<?> f : sends) {
-                f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             }
             onWrite.run();
-        } catch (BaselineUnavailableException e) {
-            throw e;
-        } catch (Exception e) {
-            throw unavailable("write", e);
-        }
+            return null;
+        });
     }
 
     /** Current id and partition count of user topics; topics that do not exist are left out. */
-    public synchronized Map<String, TopicDescription> describeTopics(Collection<String> topics) {
-        try {
+    public Map<String, TopicDescription> describeTopics(Collection<String> topics) {
+        return guarded("describe topics " + topics + " for", () -> {
             ensureAdmin();
-            Map<String, TopicDescription> out = new HashMap<>();
-            var result = admin.describeTopics(topics).topicNameValues();
-            for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<TopicDescription>> e : result.entrySet()) {
-                try {
-                    out.put(e.getKey(), e.getValue().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
-                } catch (ExecutionException ex) {
-                    if (!(ex.getCause() instanceof UnknownTopicOrPartitionException)) {
-                        throw ex;
-                    }
-                }
-            }
-            return out;
-        } catch (Exception e) {
-            throw unavailable("describe topics " + topics + " for", e);
-        }
+            return describeExisting(admin.describeTopics(topics).topicNameValues());
+        });
     }
 
     /**
-     * Whether the group already made progress before it used the SDK (KIP-1327's upgrade rule):
-     * committed offsets for a consumer group, initialized start offsets for a share group.
+     * Every topic of the cluster (internal ones too) by id, with its partition count: the snapshot
+     * a group start records. One ListTopics and one DescribeTopics for all of them.
      */
-    public synchronized boolean groupHasCommittedOffsets() {
-        try {
+    public Map<Uuid, Integer> topicPartitionCounts() {
+        return guarded("list the cluster's topics for", () -> {
+            ensureAdmin();
+            Collection<String> names = admin.listTopics(new ListTopicsOptions().listInternal(true)).names()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            Map<Uuid, Integer> out = new HashMap<>();
+            describeExisting(admin.describeTopics(names).topicNameValues())
+                    .values().forEach(d -> out.put(d.topicId(), d.partitions().size()));
+            return out;
+        });
+    }
+
+    private Map<String, TopicDescription> describeExisting(Map<String, KafkaFuture<TopicDescription>> futures) throws Exception {
+        Map<String, TopicDescription> out = new HashMap<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Map.Entry<String, KafkaFuture<TopicDescription>> e : futures.entrySet()) {
+            try {
+                out.put(e.getKey(), e.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+            } catch (ExecutionException ex) {
+                if (!(ex.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw ex;
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether the group already made progress (KIP-1327's upgrade rule, and the test for a deleted
+     * group): committed offsets for a consumer group, initialized start offsets for a share group.
+     */
+    public boolean groupHasCommittedOffsets() {
+        return guarded("list committed offsets of group " + group + " for", () -> {
             ensureAdmin();
             if (groupType == GroupType.SHARE) {
                 return admin.listShareGroupOffsets(Map.of(group, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()))
@@ -193,66 +253,122 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
             }
             return !admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS).isEmpty();
-        } catch (Exception e) {
-            throw unavailable("list committed offsets of group " + group + " for", e);
-        }
+        });
     }
 
-    /**
-     * Whether {@code partition} holds no record older than {@code timeMs}: empty, or its first
-     * record at or after that time is its first record.
-     */
-    public synchronized Map<TopicPartition, Boolean> noRecordBefore(Collection<TopicPartition> partitions, long timeMs) {
-        try {
-            ensureOpen();
-            Map<TopicPartition, Long> query = new HashMap<>();
-            partitions.forEach(tp -> query.put(tp, timeMs));
-            Map<TopicPartition, OffsetAndTimestamp> found = reader.offsetsForTimes(query, timeout);
-            Map<TopicPartition, Long> begin = reader.beginningOffsets(partitions, timeout);
-            Map<TopicPartition, Long> end = reader.endOffsets(partitions, timeout);
-            Map<TopicPartition, Boolean> out = new HashMap<>();
-            for (TopicPartition tp : partitions) {
-                long b = begin.get(tp);
-                OffsetAndTimestamp at = found.get(tp);
-                boolean empty = b >= end.get(tp);
-                out.put(tp, empty || (at != null && at.offset() <= b));
+    /** The topics the consumer group has committed offsets for now (none when the group does not exist). */
+    public java.util.Set<String> committedTopics() {
+        return guarded("list committed offsets of group " + group + " for", () -> {
+            ensureAdmin();
+            java.util.Set<String> out = new java.util.TreeSet<>();
+            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .forEach((tp, o) -> {
+                        if (o != null) {
+                            out.add(tp.topic());
+                        }
+                    });
+            return out;
+        });
+    }
+
+    /** Which of these topic ids still exist. */
+    public java.util.Set<Uuid> existingTopicIds(Collection<Uuid> ids) {
+        return guarded("describe topics " + ids + " for", () -> {
+            ensureAdmin();
+            java.util.Set<Uuid> out = new java.util.HashSet<>();
+            long deadline = System.nanoTime() + timeout.toNanos();
+            for (Map.Entry<Uuid, KafkaFuture<TopicDescription>> e : admin.describeTopics(
+                    org.apache.kafka.common.TopicCollection.ofTopicIds(ids)).topicIdValues().entrySet()) {
+                try {
+                    e.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    out.add(e.getKey());
+                } catch (ExecutionException ex) {
+                    if (!(ex.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicIdException
+                            || ex.getCause() instanceof UnknownTopicOrPartitionException)) {
+                        throw ex;
+                    }
+                }
             }
             return out;
-        } catch (Exception e) {
-            throw unavailable("look up record times of " + partitions + " for", e);
-        }
+        });
+    }
+
+    /** The number of members the consumer group has now (0 when it does not exist). */
+    public int groupMembers() {
+        return guarded("describe group " + group + " for", () -> {
+            ensureAdmin();
+            try {
+                ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                return d.members().size();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof GroupIdNotFoundException) {
+                    return 0;
+                }
+                throw e;
+            }
+        });
     }
 
     /** Log start offsets, for policies that resolve to {@code earliest}. */
     @Override
-    public synchronized Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
-        try {
-            ensureOpen();
+    public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
+        return guarded("look up start offsets of " + partitions + " for", () -> {
+            ensureReader();
             return reader.beginningOffsets(partitions, timeout);
-        } catch (Exception e) {
-            throw unavailable("look up start offsets of " + partitions + " for", e);
-        }
+        });
     }
 
-    /** Log end offsets, for policies that resolve to {@code latest}. */
+    /** Log end offsets (last stable offsets under {@code read_committed}), for policies that resolve to {@code latest}. */
     @Override
-    public synchronized Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
-        try {
-            ensureOpen();
+    public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
+        return guarded("look up end offsets of " + partitions + " for", () -> {
+            ensureReader();
             return reader.endOffsets(partitions, timeout);
-        } catch (Exception e) {
-            throw unavailable("look up end offsets of " + partitions + " for", e);
-        }
+        });
     }
 
     /** The first offset at or after {@code timeMs} per partition; absent where no record is that recent. */
     @Override
-    public synchronized Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> times) {
-        try {
-            ensureOpen();
+    public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> times) {
+        return guarded("look up offsets by time of " + times.keySet() + " for", () -> {
+            ensureReader();
             return reader.offsetsForTimes(times, timeout);
+        });
+    }
+
+    @FunctionalInterface
+    private interface Call<T> {
+        T call() throws Exception;
+    }
+
+    private <T> T guarded(String what, Call<T> call) {
+        try {
+            lock.lockInterruptibly();
+        } catch (InterruptedException e) {
+            throw new InterruptException(e);
+        }
+        try {
+            if (closed) {
+                throw new IllegalStateException("The baseline store of group " + group + " is closed");
+            }
+            return call.call();
+        } catch (InterruptedException e) {
+            throw new InterruptException(e);
+        } catch (InterruptException | BaselineUnavailableException | IllegalStateException e) {
+            throw e;
         } catch (Exception e) {
-            throw unavailable("look up offsets by time of " + times.keySet() + " for", e);
+            throw unavailable(what, e);
+        } finally {
+            if (closed && !clientsClosed) {
+                // close() ran while this call held the lock: this thread closes the clients, interrupt or not.
+                boolean interrupted = Thread.interrupted();
+                closeClients(closeTimeout);
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            lock.unlock();
         }
     }
 
@@ -262,27 +378,40 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
         }
     }
 
-    private void ensureOpen() throws Exception {
+    /** The reader, unassigned: offset look-ups for user partitions need nothing of the baseline topic. */
+    private void ensureReader() {
         if (reader != null) {
+            return;
+        }
+        Map<String, Object> c = new HashMap<>(connection);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // The baseline is written without transactions; the user's level matters for the offset look-ups made for it.
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString().toLowerCase(Locale.ROOT));
+        // The reader only reads up to a known end offset: a long-polling fetch in flight would delay the next read.
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        reader = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private void ensureOpen() throws Exception {
+        if (groupPartition != null) {
             return;
         }
         ensureAdmin();
         int partitions = ensureTopic();
-        groupPartition = new TopicPartition(topic, Utils.toPositive(Utils.murmur2(group.getBytes(StandardCharsets.UTF_8))) % partitions);
+        TopicPartition mine = new TopicPartition(topic, Utils.toPositive(Utils.murmur2(group.getBytes(StandardCharsets.UTF_8))) % partitions);
         Map<String, Object> p = new HashMap<>(connection);
+        if (producer != null) {
+            producer.close(Duration.ZERO); // an earlier open that failed half-way
+        }
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-        Map<String, Object> c = new HashMap<>(connection);
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
-        // The reader only reads up to a known end offset: a long-polling fetch in flight would delay the next read.
-        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
-        reader = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        reader.assign(List.of(groupPartition));
-        reader.seekToBeginning(List.of(groupPartition));
+        ensureReader();
+        reader.assign(List.of(mine));
+        reader.seekToBeginning(List.of(mine));
+        groupPartition = mine;
         log.debug("Group {} keeps its baseline in {}", group, groupPartition);
     }
 
@@ -357,20 +486,48 @@ public final class BaselineStore implements AutoCloseable, io.gapless.kafka.core
                 + topic + ": " + cause, cause);
     }
 
+    /** Same as {@link #close(Duration)} with five seconds. */
     @Override
-    public synchronized void close() {
-        closeQuietly(reader);
-        closeQuietly(producer);
-        closeQuietly(admin);
+    public void close() {
+        close(Duration.ofSeconds(5));
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    /**
+     * Closes the clients, each within {@code timeout}. Does not wait for a call in progress on
+     * another thread: that call closes them when it returns. Idempotent.
+     */
+    public void close(Duration timeout) {
+        closeTimeout = timeout;
+        closed = true;
+        if (lock.tryLock()) {
+            try {
+                if (!clientsClosed) {
+                    closeClients(timeout);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void closeClients(Duration timeout) {
+        clientsClosed = true;
+        closeQuietly(reader, timeout);
+        closeQuietly(producer, timeout);
+        closeQuietly(admin, timeout);
+    }
+
+    private static void closeQuietly(AutoCloseable c, Duration timeout) {
         if (c == null) {
             return;
         }
         try {
             if (c instanceof KafkaProducer<?, ?> p) {
-                p.close(Duration.ofSeconds(5));
+                p.close(timeout);
+            } else if (c instanceof KafkaConsumer<?, ?> k) {
+                k.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(timeout));
+            } else if (c instanceof Admin a) {
+                a.close(timeout);
             } else {
                 c.close();
             }

@@ -12,85 +12,153 @@ import org.slf4j.LoggerFactory;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
- * Classifies partitions against the group's durable baseline (DESIGN.md section 1): partition
- * ids are dense and only grow, so a partition at or above the count the group first saw is new;
- * a re-created topic is new as a whole; a topic first seen after the group started is new where
- * its partition holds no record older than the group.
+ * Classifies partitions against the group's durable baseline (sdk-core/RATIONALE.md): when the
+ * group started, the SDK recorded every topic of the cluster by id with its partition count. A
+ * partition is new when it did not exist then: its topic id is not in that snapshot (created
+ * later, or deleted and re-created), or its number is at or above the recorded count. Record
+ * timestamps and log start offsets play no part.
+ *
+ * <p>What the group's start looks like is observed once, at the first attempt (the warm-up while
+ * the consumer joins, or the first registration) and kept until it is written: a baseline that
+ * could not be written then is never written later with a state the topics reached meanwhile.
+ * A consumer group whose baseline recorded committed offsets and that has none any more was
+ * deleted or expired in Kafka: the next registration starts a new incarnation of its baseline.
  */
 public final class GroupBaselineClassifier implements PartitionClassifier, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GroupBaselineClassifier.class);
 
     private final BaselineStore store;
     private final String writerId = Uuid.randomUuid().toString();
+    // What the cluster looked like when this member first saw the group without a start; kept until written.
+    private Start pendingStart;
+    private boolean sessionChecked;
+    private volatile boolean progress;
 
     public GroupBaselineClassifier(BaselineStore store) {
         this.store = store;
     }
 
+    /** The topics of the cluster and the group's progress (topics with committed offsets), as seen at one moment. */
+    private record Start(Map<Uuid, Integer> partitionCounts, boolean adopted, Set<Uuid> progressTopics, long observedAtMs) {
+    }
+
     /**
-     * Makes sure the group has a baseline and that it covers {@code topics}, writing what is
-     * missing and reading back so that the first record in log order decides. Called when the
-     * group is first assigned partitions, so that a group adopting the SDK with committed offsets
-     * records the partitions that exist now as pre-existing.
+     * Called off the polling thread while the consumer joins its group: opens the store, reads the
+     * baseline, starts a new incarnation when the Kafka group was deleted, and observes the
+     * group's start when it has none yet, so the first assignment only writes it.
+     */
+    public void prepare() {
+        GroupBaseline b = readObservingOnFailure();
+        b = checkSession(b);
+        if (!b.started() && pendingStart == null) {
+            pendingStart = observeStart();
+        }
+    }
+
+    /** A new subscription or assignment: the next registration checks again whether the Kafka group was deleted. */
+    public void newSession() {
+        sessionChecked = false;
+    }
+
+    /**
+     * Makes sure the group has a baseline, writing the start observed first if it has none, and
+     * reading back so that the first record in log order decides. Called when the group is first
+     * assigned partitions ({@code topics}, for the log).
      */
     public GroupBaseline register(Collection<String> topics) {
-        GroupBaseline baseline = store.read();
-        Map<String, TopicDescription> described = store.describeTopics(new TreeSet<>(topics));
-        List<BaselineRecord> writes = new ArrayList<>();
-        boolean creating = !baseline.started();
-        if (creating) {
-            boolean adopted = store.groupHasCommittedOffsets();
-            writes.add(new BaselineRecord.GroupStarted(store.group(), writerId, adopted));
-        }
-        for (TopicDescription d : described.values()) {
-            if (baseline.entry(d.name(), d.topicId()).isEmpty()) {
-                writes.add(entryFor(baseline, d, creating));
-            }
-        }
-        if (writes.isEmpty()) {
+        GroupBaseline baseline = checkSession(readObservingOnFailure());
+        if (baseline.started()) {
+            pendingStart = null;
             return baseline;
         }
-        store.append(writes);
-        GroupBaseline after = store.read();
-        if (creating) {
-            log.info("Group {} baseline {} at {} in {} (topics {})", store.group(),
-                    after.adopted() ? "adopted (group had committed offsets: partitions existing now are pre-existing)" : "created",
-                    Instant.ofEpochMilli(after.creationTimeMs()), store.topic(), described.keySet());
+        if (pendingStart == null) {
+            pendingStart = observeStart();
         }
+        Start start = pendingStart;
+        String incarnation = baseline.incarnation();
+        List<BaselineRecord> chunks = snapshotChunks(start, incarnation);
+        // Chunks first and acknowledged, so a group record never points at a snapshot that is not in the log.
+        store.append(chunks);
+        List<BaselineRecord> started = new ArrayList<>();
+        started.add(new BaselineRecord.GroupStarted(store.group(), writerId, incarnation, start.adopted(), chunks.size()));
+        start.progressTopics().forEach(id -> started.add(new BaselineRecord.ProgressSeen(store.group(), writerId, incarnation, id)));
+        store.append(started);
+        GroupBaseline after = store.read();
+        pendingStart = null;
+        progress = after.progressSeen();
+        log.info("Group {} baseline {} in {}: {} topics existed when it started (observed at {}; topics assigned now {})",
+                store.group(), after.adopted() ? "adopted (group had committed offsets: partitions existing then are pre-existing)"
+                        : "created", store.topic(), after.snapshotSize(), Instant.ofEpochMilli(start.observedAtMs()), new TreeSet<>(topics));
         return after;
     }
 
     @Override
     public Map<TopicPartition, PartitionClassification> classify(Collection<TopicPartition> partitions) {
         Set<String> topics = partitions.stream().map(TopicPartition::topic).collect(Collectors.toCollection(TreeSet::new));
-        GroupBaseline baseline = store.read();
         Map<String, TopicDescription> described = store.describeTopics(topics);
-        boolean missing = !baseline.started() || described.values().stream()
-                .anyMatch(d -> baseline.entry(d.name(), d.topicId()).isEmpty());
-        GroupBaseline current = missing ? register(topics) : baseline;
+        // Within an incarnation the baseline never changes once started: the folded copy is the cache.
+        GroupBaseline baseline = store.cached().started() ? store.cached() : register(topics);
         Map<TopicPartition, PartitionClassification> out = new LinkedHashMap<>();
         for (TopicPartition tp : partitions) {
             TopicDescription d = described.get(tp.topic());
             if (d == null) {
-                throw new BaselineUnavailableException("Cannot classify " + tp + " for group " + store.group()
-                        + ": topic " + tp.topic() + " does not exist (deleted while assigned?)");
+                // Retriable, as for Kafka's own reset: the topic may appear (metadata lag) or be gone (deleted while assigned).
+                throw new org.apache.kafka.common.errors.UnknownTopicOrPartitionException("Cannot classify " + tp + " for group "
+                        + store.group() + ": topic " + tp.topic() + " does not exist");
             }
-            TopicEntry entry = current.entry(d.name(), d.topicId()).orElseThrow(() -> new BaselineUnavailableException(
-                    "Group baseline of " + store.group() + " in " + store.topic() + " has no entry for topic " + tp.topic()
-                            + " after registering it"));
-            out.put(tp, classify(tp, entry, current));
+            out.put(tp, classify(tp, d.topicId(), baseline));
         }
         return out;
+    }
+
+    /** Whether the baseline knows that the group's current incarnation committed offsets. */
+    public boolean progressRecorded() {
+        return progress;
+    }
+
+    /**
+     * The group committed offsets: records, once per topic and incarnation, which topics it has
+     * committed offsets for, so that a later loss of all of them is recognised.
+     */
+    public void recordProgress() {
+        GroupBaseline b = store.cached();
+        if (b.started() && store.groupType() == BaselineStore.GroupType.CONSUMER) {
+            b = recordProgress(b, store.committedTopics());
+        }
+        progress = b.progressSeen();
+    }
+
+    /** {@link #recordProgress()} unless progress is already known. */
+    public void checkProgress() {
+        if (!progress) {
+            recordProgress();
+        }
+    }
+
+    private GroupBaseline recordProgress(GroupBaseline b, Set<String> committedTopics) {
+        if (committedTopics.isEmpty()) {
+            return b;
+        }
+        Set<Uuid> known = b.progressTopics();
+        List<BaselineRecord> writes = new ArrayList<>();
+        String incarnation = b.incarnation();
+        store.describeTopics(committedTopics).values().stream().map(TopicDescription::topicId).filter(id -> !known.contains(id))
+                .forEach(id -> writes.add(new BaselineRecord.ProgressSeen(store.group(), writerId, incarnation, id)));
+        if (writes.isEmpty()) {
+            return b;
+        }
+        store.append(writes);
+        return store.read();
     }
 
     /**
@@ -124,8 +192,8 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         proposals.forEach((tp, proposal) -> {
             TopicDescription d = described.get(tp.topic());
             if (d != null && baseline.startOffset(d.name(), d.topicId(), tp.partition()).isEmpty()) {
-                writes.add(new BaselineRecord.StartOffsetChosen(store.group(), writerId, d.name(), d.topicId(), tp.partition(),
-                        proposal.offset(), proposal.policy()));
+                writes.add(new BaselineRecord.StartOffsetChosen(store.group(), writerId, baseline.incarnation(), d.name(), d.topicId(),
+                        tp.partition(), proposal.offset(), proposal.policy()));
             }
         });
         if (!writes.isEmpty()) {
@@ -143,46 +211,130 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         return store;
     }
 
-    private static PartitionClassification classify(TopicPartition tp, TopicEntry entry, GroupBaseline baseline) {
+    /**
+     * Ends the group's current baseline, so that the group starts a new one when it next runs
+     * (the operator's "forget"). Returns whether there was one to end.
+     */
+    public boolean forget(String reason) {
+        GroupBaseline b = store.read();
+        if (!b.started()) {
+            return false;
+        }
+        store.append(List.of(new BaselineRecord.GroupReset(store.group(), writerId, b.incarnation(), Uuid.randomUuid().toString(), reason)));
+        store.read();
+        return true;
+    }
+
+    private GroupBaseline readObservingOnFailure() {
+        try {
+            return store.read();
+        } catch (BaselineUnavailableException e) {
+            // Unknown whether the group started: observe now rather than at a later, luckier attempt.
+            if (pendingStart == null && !store.cached().started()) {
+                try {
+                    pendingStart = observeStart();
+                } catch (BaselineUnavailableException again) {
+                    e.addSuppressed(again);
+                }
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Once per session, for consumer groups: a baseline that recorded committed offsets for a
+     * group that has none now belongs to a Kafka group that was deleted or expired (KIP-1327: a
+     * new group), so a new incarnation starts.
+     */
+    private GroupBaseline checkSession(GroupBaseline baseline) {
+        if (sessionChecked || !baseline.started() || store.groupType() != BaselineStore.GroupType.CONSUMER) {
+            progress = baseline.progressSeen();
+            return baseline;
+        }
+        Set<String> committed = store.committedTopics();
+        GroupBaseline current = baseline;
+        if (!committed.isEmpty()) {
+            current = recordProgress(baseline, committed);
+        } else if (baseline.progressSeen() && !store.existingTopicIds(baseline.progressTopics()).isEmpty()) {
+            // Offsets of a deleted topic go with it; only a group that lost them while its topics remain is a new group.
+            String reason = "the group had committed offsets and has none now although their topics remain: deleted or expired in Kafka";
+            store.append(List.of(new BaselineRecord.GroupReset(store.group(), writerId, baseline.incarnation(),
+                    Uuid.randomUuid().toString(), reason)));
+            current = store.read();
+            pendingStart = null;
+            log.info("Group {}: {}; its baseline (started at {}) is ended and a new one starts now", store.group(), reason,
+                    Instant.ofEpochMilli(baseline.creationTimeMs()));
+        }
+        sessionChecked = true;
+        progress = current.progressSeen();
+        return current;
+    }
+
+    private Start observeStart() {
+        Map<Uuid, Integer> counts = store.topicPartitionCounts();
+        if (store.groupType() != BaselineStore.GroupType.CONSUMER) {
+            return new Start(counts, store.groupHasCommittedOffsets(), Set.of(), System.currentTimeMillis());
+        }
+        Set<String> committed = store.committedTopics();
+        Set<Uuid> ids = committed.isEmpty() ? Set.of() : store.describeTopics(committed).values().stream()
+                .map(TopicDescription::topicId).collect(Collectors.toSet());
+        return new Start(counts, !committed.isEmpty(), ids, System.currentTimeMillis());
+    }
+
+    private List<BaselineRecord> snapshotChunks(Start start, String incarnation) {
+        List<Map.Entry<Uuid, Integer>> all = new ArrayList<>(start.partitionCounts().entrySet());
+        int chunks = (all.size() + BaselineRecord.SNAPSHOT_CHUNK_ENTRIES - 1) / BaselineRecord.SNAPSHOT_CHUNK_ENTRIES;
+        List<BaselineRecord> out = new ArrayList<>();
+        for (int i = 0; i < chunks; i++) {
+            Map<Uuid, Integer> part = new HashMap<>();
+            all.subList(i * BaselineRecord.SNAPSHOT_CHUNK_ENTRIES, Math.min(all.size(), (i + 1) * BaselineRecord.SNAPSHOT_CHUNK_ENTRIES))
+                    .forEach(e -> part.put(e.getKey(), e.getValue()));
+            out.add(new BaselineRecord.TopicsSnapshot(store.group(), writerId, incarnation, i, chunks, part));
+        }
+        return out;
+    }
+
+    private static PartitionClassification classify(TopicPartition tp, Uuid topicId, GroupBaseline baseline) {
         int p = tp.partition();
-        if (p >= entry.partitionCount()) {
-            return new PartitionClassification(tp, true, "partition " + p + " >= " + entry.partitionCount()
-                    + " partitions the group saw when it first saw topic " + tp.topic() + " at " + Instant.ofEpochMilli(entry.registeredAtMs()));
+        String started = "when the group started at " + Instant.ofEpochMilli(baseline.creationTimeMs());
+        if (!baseline.hasSnapshot()) {
+            return classifyFormat1(tp, topicId, baseline);
         }
-        if (entry.newPartitions().contains(p)) {
-            return new PartitionClassification(tp, true, entry.newReason());
+        OptionalInt atStart = baseline.partitionsAtStart(topicId);
+        if (atStart.isEmpty()) {
+            return new PartitionClassification(tp, true, "topic " + tp.topic() + " (id " + topicId + ") did not exist " + started
+                    + " (not among the " + baseline.snapshotSize() + " topics then)");
         }
-        String why = "partition " + p + " < " + entry.partitionCount() + " partitions the group saw when it first saw topic "
-                + tp.topic() + " at " + Instant.ofEpochMilli(entry.registeredAtMs());
+        int n = atStart.getAsInt();
+        if (p >= n) {
+            return new PartitionClassification(tp, true, "partition " + p + " >= " + n + " partitions topic " + tp.topic() + " had " + started);
+        }
+        String why = "partition " + p + " < " + n + " partitions topic " + tp.topic() + " had " + started;
         return new PartitionClassification(tp, false, baseline.adopted() ? why + " (group adopted the SDK with committed offsets)" : why);
     }
 
-    private BaselineRecord entryFor(GroupBaseline baseline, TopicDescription d, boolean creating) {
-        int count = d.partitions().size();
-        if (creating) {
-            return new BaselineRecord.TopicRegistered(store.group(), writerId, d.name(), d.topicId(), count, Set.of(), "");
-        }
-        if (baseline.knewOtherIncarnation(d.name(), d.topicId())) {
-            Set<Integer> all = IntStream.range(0, count).boxed().collect(Collectors.toSet());
-            return new BaselineRecord.TopicRegistered(store.group(), writerId, d.name(), d.topicId(), count, all,
-                    "topic " + d.name() + " was deleted and re-created (new topic id " + d.topicId() + ") after the group started");
-        }
-        // A topic the group meets only now (subscription grew, pattern matched): new where nothing predates the group.
-        List<TopicPartition> tps = IntStream.range(0, count).mapToObj(i -> new TopicPartition(d.name(), i)).toList();
-        Map<TopicPartition, Boolean> noOlder = store.noRecordBefore(tps, baseline.creationTimeMs());
-        Set<Integer> news = new HashSet<>();
-        noOlder.forEach((tp, isNew) -> {
-            if (isNew) {
-                news.add(tp.partition());
+    /** A baseline written before snapshots existed: its topic entries stand; a topic without one counts as new. */
+    private static PartitionClassification classifyFormat1(TopicPartition tp, Uuid topicId, GroupBaseline baseline) {
+        int p = tp.partition();
+        return baseline.entry(tp.topic(), topicId).map(entry -> {
+            if (p >= entry.partitionCount() || entry.newPartitions().contains(p)) {
+                return new PartitionClassification(tp, true, p >= entry.partitionCount()
+                        ? "partition " + p + " >= " + entry.partitionCount() + " partitions the group saw when it first saw topic " + tp.topic()
+                        : entry.newReason());
             }
-        });
-        return new BaselineRecord.TopicRegistered(store.group(), writerId, d.name(), d.topicId(), count, news,
-                "topic " + d.name() + " first seen after the group started at " + Instant.ofEpochMilli(baseline.creationTimeMs())
-                        + " and the partition holds no record older than the group");
+            return new PartitionClassification(tp, false, "partition " + p + " < " + entry.partitionCount()
+                    + " partitions the group saw when it first saw topic " + tp.topic());
+        }).orElseGet(() -> new PartitionClassification(tp, true, "the group's baseline predates topic snapshots and has no entry"
+                + " for topic " + tp.topic() + " (id " + topicId + "): counted as new"));
     }
 
     @Override
     public void close() {
         store.close();
+    }
+
+    /** Closes the store within {@code timeout}, without waiting for a call in progress on another thread. */
+    public void close(java.time.Duration timeout) {
+        store.close(timeout);
     }
 }

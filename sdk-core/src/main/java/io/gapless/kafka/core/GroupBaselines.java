@@ -1,0 +1,59 @@
+package io.gapless.kafka.core;
+
+import io.gapless.kafka.core.internal.ConnectionConfigs;
+import io.gapless.kafka.core.internal.baseline.BaselineStore;
+import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Administration of the group baselines that {@link GaplessConsumer} (and the SDK's Streams and
+ * share-group emulations) keep in {@link GaplessConsumerConfig#BASELINE_TOPIC_CONFIG}: the entry
+ * point for an operator or a CLI.
+ *
+ * <pre>{@code
+ * GroupBaselines.forget(Map.of("bootstrap.servers", "localhost:9092"), "orders-service");
+ * }</pre>
+ */
+public final class GroupBaselines {
+    private GroupBaselines() {
+    }
+
+    /**
+     * Ends the baseline of {@code groupId}, so that the group counts as new when it next runs:
+     * the partitions existing then are pre-existing, later ones new. The SDK does this by itself
+     * when a consumer group whose baseline saw committed offsets has none any more (deleted with
+     * {@code kafka-consumer-groups --delete}, or expired); use this where it cannot tell, for
+     * example for a group that was deleted before it ever committed. Stop the group's members
+     * first.
+     *
+     * @param config the connection and security settings of an admin client, plus optionally
+     *               {@code gapless.baseline.topic} and {@code gapless.baseline.timeout.ms}
+     * @return whether the group had a baseline
+     * @throws IllegalStateException        when the consumer group has active members
+     * @throws IllegalArgumentException     when {@code groupId} is blank
+     * @throws BaselineUnavailableException when the baseline cannot be read or written
+     */
+    public static boolean forget(Map<String, Object> config, String groupId) {
+        Objects.requireNonNull(config, "config");
+        if (groupId == null || groupId.isBlank()) {
+            throw new IllegalArgumentException("groupId must not be blank, got '" + groupId + "'");
+        }
+        Map<String, Object> settings = new HashMap<>(config);
+        settings.putIfAbsent("group.id", groupId);
+        GaplessConsumerConfig parsed = new GaplessConsumerConfig(settings);
+        BaselineStore store = new BaselineStore(parsed.baselineTopic(), groupId, ConnectionConfigs.from(settings, "baseline-admin"),
+                Duration.ofMillis(parsed.baselineTimeoutMs()), () -> { }, () -> { });
+        try (GroupBaselineClassifier baseline = new GroupBaselineClassifier(store)) {
+            int members = store.groupMembers();
+            if (members > 0) {
+                throw new IllegalStateException("Consumer group " + groupId + " has " + members
+                        + " active members; stop them before forgetting its baseline");
+            }
+            return baseline.forget("forgotten by an operator (GroupBaselines.forget)");
+        }
+    }
+}

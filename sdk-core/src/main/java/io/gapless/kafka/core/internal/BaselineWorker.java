@@ -1,0 +1,84 @@
+package io.gapless.kafka.core.internal;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The one background thread of a consumer's reset emulation: baseline warm-up, registration,
+ * classification and offset look-ups run here, in submission order, so the polling thread never
+ * blocks on them beyond its own timeout. The thread starts on the first task.
+ *
+ * <p>{@link #close(Duration)} takes no new tasks, interrupts the ones marked as such at once (the
+ * warm-up), lets the others finish within the timeout and then interrupts them too. A task
+ * submitted after close completes exceptionally and never runs.
+ */
+public final class BaselineWorker implements Executor, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(BaselineWorker.class);
+
+    private final ExecutorService executor;
+    private final Set<Future<?>> interruptOnClose = ConcurrentHashMap.newKeySet();
+
+    /** @param threadName the worker thread's name */
+    public BaselineWorker(String threadName) {
+        this.executor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, threadName);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Runs {@code task} on the worker; the future fails with {@link RejectedExecutionException} after close. */
+    public <T> CompletableFuture<T> submit(Supplier<T> task) {
+        try {
+            return CompletableFuture.supplyAsync(task, executor);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Runs {@code task} on the worker; {@link #close} interrupts it at once instead of waiting for it. */
+    public void submitInterruptible(Runnable task) {
+        try {
+            interruptOnClose.removeIf(Future::isDone);
+            interruptOnClose.add(executor.submit(task));
+        } catch (RejectedExecutionException e) {
+            log.debug("Baseline worker closed; task not run");
+        }
+    }
+
+    @Override
+    public void execute(Runnable command) {
+        executor.execute(command);
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(5));
+    }
+
+    /** Stops the worker within {@code timeout}; see the class comment. */
+    public void close(Duration timeout) {
+        executor.shutdown();
+        interruptOnClose.forEach(f -> f.cancel(true));
+        try {
+            if (!executor.awaitTermination(Math.max(0, timeout.toMillis()), TimeUnit.MILLISECONDS)) {
+                executor.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            executor.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.gapless.kafka.testkit;
+
+import io.gapless.kafka.testkit.internal.ClusterLayout.NodePlan;
+import io.gapless.kafka.testkit.internal.NodeProcess;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.OptionalLong;
+import java.util.function.IntConsumer;
+
+/** {@link KafkaNode} over one {@link NodeProcess}; waits for broker registration after a start. */
+final class ClusterNode implements KafkaNode {
+    private static final Logger log = LoggerFactory.getLogger(ClusterNode.class);
+    private static final int START_ATTEMPTS = 3;
+
+    private final NodePlan plan;
+    private final NodeProcess process;
+    private volatile IntConsumer awaitRegistered = id -> { };
+
+    ClusterNode(NodePlan plan, NodeProcess process) {
+        this.plan = plan;
+        this.process = process;
+    }
+
+    /** Set once the cluster's admin client exists: how a restarted broker is awaited. */
+    void awaitRegistrationWith(IntConsumer awaitRegistered) {
+        this.awaitRegistered = awaitRegistered;
+    }
+
+    @Override
+    public int id() {
+        return plan.id();
+    }
+
+    @Override
+    public boolean isBroker() {
+        return plan.broker();
+    }
+
+    @Override
+    public boolean isController() {
+        return plan.controller();
+    }
+
+    @Override
+    public String bootstrapAddress() {
+        if (!plan.broker()) {
+            throw new IllegalStateException("Node " + plan.id() + " is a controller-only node: it serves no clients");
+        }
+        return plan.bootstrapAddress();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return process.isRunning();
+    }
+
+    @Override
+    public OptionalLong pid() {
+        return process.pid();
+    }
+
+    @Override
+    public void stop() {
+        process.stop();
+        log.info("Embedded node {} stopped", plan.id());
+    }
+
+    @Override
+    public void start() {
+        if (process.isRunning()) {
+            throw new IllegalStateException("Node " + plan.id() + " is already running");
+        }
+        startProcess();
+        if (plan.broker()) {
+            awaitRegistered.accept(plan.id());
+        }
+        log.info("Embedded node {} started", plan.id());
+    }
+
+    /** Starts the server without waiting for registration (the cluster's first start waits for all). */
+    void startProcess() {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                process.start();
+                return;
+            } catch (RuntimeException e) {
+                // Its ports were free a moment ago; another process may briefly hold one (TIME_WAIT, a probe).
+                if (attempt >= START_ATTEMPTS) {
+                    throw e;
+                }
+                log.warn("Node {} start attempt {} failed, retrying: {}", plan.id(), attempt, e.getMessage());
+                sleep(1000L * attempt);
+            }
+        }
+    }
+
+    @Override
+    public void kill() {
+        process.kill();
+        log.info("Embedded node {} killed", plan.id());
+    }
+
+    @Override
+    public void pause() {
+        process.pause();
+        log.info("Embedded node {} paused", plan.id());
+    }
+
+    @Override
+    public void resume() {
+        process.resume();
+        log.info("Embedded node {} resumed", plan.id());
+    }
+
+    void close() {
+        process.close();
+    }
+
+    boolean inThisJvm() {
+        return process instanceof io.gapless.kafka.testkit.internal.BrokerNode;
+    }
+
+    void startQuietly() {
+        try {
+            process.start();
+        } catch (RuntimeException e) {
+            log.debug("Could not restart node {} before closing the cluster", plan.id(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KafkaNode[" + plan.id() + (plan.broker() ? plan.controller() ? ", broker+controller" : ", broker" : ", controller")
+                + (process.isRunning() ? ", running" : ", stopped") + "]";
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while restarting a node", e);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package io.gapless.kafka.testkit.internal;
+
+import org.apache.kafka.common.KafkaException;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Properties;
+
+/**
+ * One KRaft node running {@link ChildNodeMain} in a child JVM with this JVM's classpath. Every
+ * start launches a new JVM on the same settings file, so ports and data directory stay.
+ */
+public final class ChildNode implements NodeProcess {
+    private static final String MARKER = "GAPLESS-NODE";
+    private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+    /** Small and quick to start: brokers of a test cluster need little heap and no peak JIT. */
+    private static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-Xss512k", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto", "-Djava.awt.headless=true");
+
+    private final int nodeId;
+    private final Path settingsFile;
+    private final Path outputDir;
+    private final String classpath;
+    private final Duration startTimeout;
+    private volatile ChildJvm child;
+    private volatile boolean paused;
+    private int launches;
+
+    /** Writes the node's settings next to {@code outputDir}; nothing starts yet. */
+    public ChildNode(int nodeId, Map<String, String> properties, Path outputDir, String classpath, Duration startTimeout) {
+        this.nodeId = nodeId;
+        this.outputDir = outputDir;
+        this.classpath = classpath;
+        this.startTimeout = startTimeout;
+        this.settingsFile = outputDir.resolve("node-" + nodeId + ".properties");
+        writeSettings(settingsFile, properties);
+    }
+
+    @Override
+    public synchronized void start() {
+        if (isRunning()) {
+            throw new IllegalStateException("Node " + nodeId + " is already running (pid " + child.pid() + ")");
+        }
+        launches++;
+        ChildJvm launched = ChildJvm.launch("node " + nodeId, MARKER, JVM_OPTIONS, classpath,
+                List.of(ChildNodeMain.class.getName(), settingsFile.toString()),
+                outputDir.resolve("node-" + nodeId + "-run-" + launches + ".log"));
+        paused = false;
+        try {
+            launched.awaitReady(startTimeout);
+        } catch (KafkaException e) {
+            launched.kill();
+            throw e;
+        }
+        child = launched;
+    }
+
+    @Override
+    public synchronized void stop() {
+        ChildJvm c = child;
+        if (c != null) {
+            if (paused) {
+                resume();
+            }
+            c.stop(STOP_GRACE);
+            child = null;
+        }
+    }
+
+    @Override
+    public synchronized void kill() {
+        ChildJvm c = child;
+        if (c != null) {
+            c.kill();
+            child = null;
+            paused = false;
+        }
+    }
+
+    @Override
+    public synchronized void pause() {
+        running("pause").signal("STOP");
+        paused = true;
+    }
+
+    @Override
+    public synchronized void resume() {
+        running("resume").signal("CONT");
+        paused = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        ChildJvm c = child;
+        return c != null && c.isAlive();
+    }
+
+    @Override
+    public OptionalLong pid() {
+        ChildJvm c = child;
+        return c != null && c.isAlive() ? OptionalLong.of(c.pid()) : OptionalLong.empty();
+    }
+
+    @Override
+    public void close() {
+        // The cluster's data is deleted next: nothing is lost by not shutting down gracefully.
+        kill();
+    }
+
+    private ChildJvm running(String what) {
+        ChildJvm c = child;
+        if (c == null || !c.isAlive()) {
+            throw new IllegalStateException("Cannot " + what + " node " + nodeId + ": it is not running");
+        }
+        return c;
+    }
+
+    private static void writeSettings(Path file, Map<String, String> properties) {
+        Properties p = new Properties();
+        p.putAll(properties);
+        try {
+            Files.createDirectories(file.getParent());
+            Files.deleteIfExists(file);
+            // It may hold the cluster's passwords and keys: readable by this user only, where the OS allows.
+            try {
+                Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            } catch (UnsupportedOperationException notPosix) {
+                Files.createFile(file);
+            }
+            try (OutputStream out = Files.newOutputStream(file)) {
+                p.store(out, "Gapless embedded node");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write the settings of an embedded node to " + file, e);
+        }
+    }
+}
