@@ -4,6 +4,7 @@ import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.clients.consumer.internals.AsyncKafkaConsumer;
 import org.apache.kafka.clients.consumer.internals.StreamsRebalanceData;
@@ -85,6 +86,21 @@ public final class GaplessConsumerWrapper extends ConsumerWrapper {
     @Override
     public long position(TopicPartition partition, Duration timeout) {
         return main.position(partition, timeout);
+    }
+
+    @Override
+    public void seek(TopicPartition partition, long offset) {
+        main.seek(partition, offset);
+    }
+
+    @Override
+    public void seek(TopicPartition partition, OffsetAndMetadata offsetAndMetadata) {
+        main.seek(partition, offsetAndMetadata);
+    }
+
+    @Override
+    public void wakeup() {
+        main.wakeup();
     }
 
     @Override

@@ -5,6 +5,7 @@ import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
@@ -12,6 +13,7 @@ import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -46,6 +48,25 @@ public final class GaplessMainConsumer extends ForwardingConsumer<byte[], byte[]
     @Override
     public long position(TopicPartition partition) {
         return emulation.position(delegate, partition, emulation.defaultApiTimeout());
+    }
+
+    /** Kafka Streams seeks a revived task's partitions to their committed offsets: a stale report must not move them afterwards. */
+    @Override
+    public void seek(TopicPartition partition, long offset) {
+        delegate.seek(partition, offset);
+        emulation.positionedByCaller(List.of(partition), offset);
+    }
+
+    @Override
+    public void seek(TopicPartition partition, OffsetAndMetadata offsetAndMetadata) {
+        delegate.seek(partition, offsetAndMetadata);
+        emulation.positionedByCaller(List.of(partition), offsetAndMetadata.offset());
+    }
+
+    @Override
+    public void wakeup() {
+        emulation.wakeup();
+        delegate.wakeup();
     }
 
     /** Kafka Streams' own reset of a revived task's partitions (policy {@code earliest}, as the SDK's builders hand it). */
@@ -134,7 +155,7 @@ public final class GaplessMainConsumer extends ForwardingConsumer<byte[], byte[]
         try {
             delegate.close(timeout);
         } finally {
-            emulation.close();
+            emulation.close(timeout);
         }
     }
 

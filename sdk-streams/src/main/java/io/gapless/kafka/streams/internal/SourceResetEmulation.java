@@ -2,6 +2,7 @@ package io.gapless.kafka.streams.internal;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
 import io.gapless.kafka.core.BaselineUnavailablePolicy;
+import io.gapless.kafka.core.internal.BaselineWorker;
 import io.gapless.kafka.core.internal.ConnectionConfigs;
 import io.gapless.kafka.core.internal.OffsetResetHandler;
 import io.gapless.kafka.core.internal.RegisteringRebalanceListener;
@@ -14,12 +15,14 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.InvalidOffsetException;
 import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Timer;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,32 +32,43 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
  * The reset emulation of one Streams main consumer (one stream thread): sdk-core's
- * {@link OffsetResetHandler} with the plan's per-topic policies, the group baseline (group =
- * application id) opened only when some source needs classification, and the SDK's metrics. The
- * main consumer runs with {@code auto.offset.reset=none}; {@link #poll} and {@link #position}
- * resolve the source partitions it reports and pass every other partition's
- * {@link InvalidOffsetException} on to Kafka Streams; {@link #resetRequestedByStreams} answers
- * Kafka Streams' own resets of source partitions (task recovery). Used from the stream thread only.
+ * {@link OffsetResetHandler} with the plan's per-topic policies and the SDK's metrics; when some
+ * source needs classification, the group baseline (group = application id) with its own
+ * background worker, so that registration, classification and offset look-ups never block the
+ * stream thread beyond its poll timeout. The main consumer runs with {@code auto.offset.reset=none};
+ * {@link #poll} and {@link #position} resolve the source partitions it reports and pass every other
+ * partition's {@link InvalidOffsetException} on to Kafka Streams; {@link #resetRequestedByStreams}
+ * answers Kafka Streams' own resets of source partitions (task recovery). Used from the stream
+ * thread only.
  */
 public final class SourceResetEmulation implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SourceResetEmulation.class);
     private static final long DEFAULT_API_TIMEOUT_MS = 60_000L;
+    private static final long PROGRESS_CHECK_INTERVAL_MS = 5_000L;
 
     private final ResetPlan plan;
     private final Map<String, Object> consumerConfig;
     private final String group;
     private final ResetMetrics metrics;
     private final OffsetResetHandler handler;
-    private final Set<String> registeredTopics = new HashSet<>();
-    private GroupBaselineClassifier classifier;
+    private final GroupBaselineClassifier classifier;
+    private final BaselineWorker worker;
+    private final Set<String> registeredTopics = ConcurrentHashMap.newKeySet();
+    private final Set<String> registering = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<RuntimeException> asyncFailure = new AtomicReference<>();
+    private java.util.concurrent.CompletableFuture<?> progressTask = java.util.concurrent.CompletableFuture.completedFuture(null);
+    private long nextProgressCheckMs;
 
     /**
      * @param consumerConfig the main consumer's configuration as Kafka Streams built it (connection
@@ -66,57 +80,74 @@ public final class SourceResetEmulation implements AutoCloseable {
         Object groupId = consumerConfig.get(ConsumerConfig.GROUP_ID_CONFIG);
         this.group = groupId == null ? plan.applicationId() : groupId.toString();
         Object clientId = consumerConfig.get(ConsumerConfig.CLIENT_ID_CONFIG);
-        this.metrics = new ResetMetrics(clientId == null ? group + "-main-consumer" : clientId.toString(), plan.decision().kind().label());
-        this.handler = new OffsetResetHandler(plan, this::classifier, plan.unavailablePolicy(), metrics, Time.SYSTEM);
-    }
-
-    private synchronized GroupBaselineClassifier classifier() {
-        if (classifier == null) {
-            BaselineStore store = new BaselineStore(plan.baselineTopic(), group, ConnectionConfigs.from(consumerConfig, "baseline"),
-                    plan.baselineTimeout(), metrics::recordBaselineRead, metrics::recordBaselineWrite);
-            classifier = new GroupBaselineClassifier(store);
+        String client = clientId == null ? group + "-main-consumer" : clientId.toString();
+        this.metrics = new ResetMetrics(client, plan.decision().kind().label());
+        if (plan.needsClassification()) {
+            BaselineStore store = new BaselineStore(plan.baselineTopic(), group, BaselineStore.GroupType.CONSUMER,
+                    ConnectionConfigs.from(consumerConfig, "baseline"), isolationLevel(consumerConfig), plan.baselineTimeout(),
+                    metrics::recordBaselineRead, metrics::recordBaselineWrite);
+            this.classifier = new GroupBaselineClassifier(store);
+            this.worker = new BaselineWorker("gapless-baseline-" + client);
+            this.handler = new OffsetResetHandler(plan, () -> classifier, store, worker, plan.unavailablePolicy(), metrics, Time.SYSTEM);
+        } else {
+            // Base and new-partitions policies agree everywhere: no baseline, the consumer's own look-ups.
+            this.classifier = null;
+            this.worker = null;
+            this.handler = new OffsetResetHandler(plan, () -> {
+                throw new IllegalStateException("no source of " + group + " needs classification");
+            }, plan.unavailablePolicy(), metrics, Time.SYSTEM);
         }
-        return classifier;
     }
 
     /**
-     * {@code delegate.poll(timeout)}, resolving the source partitions it cannot position and
-     * retrying within the timeout. A source partition whose policy is {@code none} fails the
-     * stream thread as Kafka Streams does ({@link StreamsException}); other partitions'
-     * {@link InvalidOffsetException} goes to Kafka Streams, which resets them itself. When a
-     * look-up for the SDK times out, the partitions stay unpositioned and the next poll retries
-     * (as Kafka's own consumer does), instead of a {@code TimeoutException} killing the thread.
+     * {@code delegate.poll(timeout)}, resolving the source partitions it cannot position within the
+     * timeout; what is not resolved in time stays unpositioned and the next poll goes on with it
+     * (as Kafka's own consumer does), so a slow broker never ends the poll with a
+     * {@code TimeoutException}. A source partition whose policy is {@code none} fails the stream
+     * thread as Kafka Streams does ({@link StreamsException}); other partitions'
+     * {@link InvalidOffsetException} goes to Kafka Streams, which resets them itself.
      */
     public <K, V> ConsumerRecords<K, V> poll(Consumer<K, V> delegate, Duration timeout) {
-        long deadline = deadline(timeout);
+        Timer timer = Time.SYSTEM.timer(timeout.toMillis());
+        throwAsyncFailure();
         registerAssigned(delegate.assignment());
+        maybeCheckProgress();
+        applyCompleted(delegate);
         while (true) {
             try {
-                return delegate.poll(remaining(deadline));
+                ConsumerRecords<K, V> records = delegate.poll(Duration.ofMillis(timer.remainingMs()));
+                handler.pollReturned();
+                return records;
             } catch (InvalidOffsetException e) {
+                timer.update();
+                boolean again;
                 try {
-                    resolve(delegate, e);
+                    again = resolve(delegate, e, Duration.ofMillis(timer.remainingMs()));
                 } catch (TimeoutException t) {
                     log.warn("Could not position {} of application {} within the poll: {}; retrying on the next poll",
                             e.partitions(), group, t.getMessage());
                     return ConsumerRecords.empty();
                 }
-                if (remaining(deadline).isZero()) {
+                timer.update();
+                if (!again || timer.isExpired()) {
                     return ConsumerRecords.empty();
                 }
             }
         }
     }
 
-    /** {@code delegate.position(partition, timeout)}, resolving a source partition without a valid offset. */
+    /** {@code delegate.position(partition, timeout)}, resolving a source partition without a valid offset; a {@link TimeoutException} when not positioned in time. */
     public long position(Consumer<?, ?> delegate, TopicPartition partition, Duration timeout) {
-        long deadline = deadline(timeout);
+        Timer timer = Time.SYSTEM.timer(timeout.toMillis());
+        applyCompleted(delegate);
         while (true) {
             try {
-                return delegate.position(partition, remaining(deadline));
+                return delegate.position(partition, Duration.ofMillis(timer.remainingMs()));
             } catch (InvalidOffsetException e) {
-                resolve(delegate, e);
-                if (remaining(deadline).isZero()) {
+                timer.update();
+                resolve(delegate, e, Duration.ofMillis(timer.remainingMs()));
+                timer.update();
+                if (timer.isExpired()) {
                     throw new TimeoutException("Timeout of " + timeout.toMillis() + "ms expired before the position for partition "
                             + partition + " could be determined");
                 }
@@ -129,9 +160,10 @@ public final class SourceResetEmulation implements AutoCloseable {
      * {@code StreamThread.resetOffsets}): on task recovery it re-positions each input partition of a
      * revived task that has no committed offset by the topology's policy, with no
      * {@code InvalidOffsetException} on the way. The SDK's source partitions among them are
-     * positioned by the SDK's decision (as partitions without a committed offset, afresh); the
-     * others are passed to {@code streamsReset}. A time-out is thrown as {@link TimeoutException},
-     * on which Kafka Streams retries the task's initialization later.
+     * positioned by the SDK's decision (as partitions without a committed offset, afresh), waiting
+     * at most {@code default.api.timeout.ms}; the others are passed to {@code streamsReset}. When
+     * not positioned in time: a {@link TimeoutException}, on which Kafka Streams retries the task's
+     * initialization later (within {@code task.timeout.ms}).
      */
     public void resetRequestedByStreams(Consumer<?, ?> delegate, Collection<TopicPartition> partitions,
                                         java.util.function.Consumer<Collection<TopicPartition>> streamsReset) {
@@ -147,29 +179,55 @@ public final class SourceResetEmulation implements AutoCloseable {
         log.info("Kafka Streams asks to reset {} of application {} (a revived task's partitions without a committed offset):"
                 + " positioning them by the SDK's policies", mine, group);
         handler.forget(mine);
-        resolve(delegate, new NoOffsetForPartitionException(mine));
+        if (!resolve(delegate, new NoOffsetForPartitionException(mine), defaultApiTimeout())) {
+            throw new TimeoutException("Could not position " + mine + " of application " + group + " within "
+                    + defaultApiTimeout().toMillis() + " ms (" + ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG + ")");
+        }
     }
 
-    /** The handler's decision for {@code e}'s partitions; throws for those Kafka Streams must handle or that fail the thread. */
-    private void resolve(Consumer<?, ?> delegate, InvalidOffsetException e) {
+    /** Kafka Streams positioned {@code partitions} itself ({@code seek} to a committed offset): a stale report must not move them. */
+    public void positionedByCaller(Collection<TopicPartition> partitions, long offset) {
+        handler.positionedByCaller(partitions, offset);
+    }
+
+    /** Ends a wait for the SDK's look-ups early ({@code wakeup()}). */
+    public void wakeup() {
+        handler.wakeup();
+    }
+
+    /** The handler's decision for {@code e}'s partitions; converts what Kafka Streams must not see (see {@link #poll}). */
+    private boolean resolve(Consumer<?, ?> delegate, InvalidOffsetException e, Duration timeout) {
         try {
-            handler.handle(delegate, e); // throws for partitions Kafka Streams must reset itself
-        } catch (InvalidOffsetException left) {
-            Set<TopicPartition> mine = left.partitions().stream().filter(this::owned).collect(Collectors.toCollection(java.util.LinkedHashSet::new));
+            return handler.handle(delegate, e, timeout); // throws for partitions Kafka Streams must reset itself
+        } catch (RuntimeException failure) {
+            throw translate(failure);
+        }
+    }
+
+    private void applyCompleted(Consumer<?, ?> delegate) {
+        try {
+            handler.applyCompleted(delegate);
+        } catch (RuntimeException failure) {
+            throw translate(failure);
+        }
+    }
+
+    private RuntimeException translate(RuntimeException failure) {
+        if (failure instanceof InvalidOffsetException left) {
+            Set<TopicPartition> mine = left.partitions().stream().filter(this::owned).collect(Collectors.toCollection(LinkedHashSet::new));
             if (!mine.isEmpty()) {
                 // Policy none: fail as Kafka Streams fails, here, rather than let Streams reset them by the policy the SDK handed it.
-                throw new StreamsException(String.format("No valid committed offset found for input [%s] and no valid reset policy"
+                return new StreamsException(String.format("No valid committed offset found for input [%s] and no valid reset policy"
                         + " configured: partitions %s have the reset policy none (GaplessStreams; set a policy on the source,"
                         + " auto.offset.reset, or auto.offset.reset.new.partitions for new partitions)",
                         mine.stream().map(TopicPartition::topic).distinct().collect(Collectors.joining(",")), mine), left);
             }
-            throw left;
-        } catch (BaselineUnavailableException b) {
-            if (causedByTimeout(b)) {
-                throw new TimeoutException("Group baseline of " + group + " not reachable in time: " + b.getMessage(), b);
-            }
-            throw b;
+            return left;
         }
+        if (failure instanceof BaselineUnavailableException b && causedByTimeout(b)) {
+            return new TimeoutException("Group baseline of " + group + " not reachable in time: " + b.getMessage(), b);
+        }
+        return failure;
     }
 
     private boolean owned(TopicPartition tp) {
@@ -192,6 +250,11 @@ public final class SourceResetEmulation implements AutoCloseable {
                 : ((Number) ConfigDef.parseType(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, v, ConfigDef.Type.INT)).longValue());
     }
 
+    private static IsolationLevel isolationLevel(Map<String, Object> config) {
+        Object v = config.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG);
+        return v == null ? IsolationLevel.READ_UNCOMMITTED : IsolationLevel.valueOf(v.toString().toUpperCase(Locale.ROOT));
+    }
+
     /** Wraps Kafka Streams' rebalance listener (classic protocol): registers assigned source topics, forgets revoked partitions. */
     public ConsumerRebalanceListener wrap(ConsumerRebalanceListener streamsListener) {
         return new RegisteringRebalanceListener(streamsListener, this::registerAssigned, handler::forget);
@@ -202,36 +265,81 @@ public final class SourceResetEmulation implements AutoCloseable {
         handler.forget(partitions);
     }
 
-    /** New subscription or assignment: forget everything. */
+    /** New subscription or assignment: forget everything; the baseline is warmed up while the consumer joins. */
     public void forgetAll() {
         handler.forgetAll();
+        if (classifier == null) {
+            return;
+        }
+        classifier.newSession();
+        registeredTopics.clear();
+        worker.submitInterruptible(() -> {
+            try {
+                classifier.prepare();
+            } catch (RuntimeException e) {
+                log.debug("Preparing the baseline of {} failed; the first real use reports it", group, e);
+            }
+        });
+        nextProgressCheckMs = System.currentTimeMillis() + PROGRESS_CHECK_INTERVAL_MS;
     }
 
     /**
      * Records the assigned source topics in the group baseline before their partitions are
-     * positioned (only when some source needs classification). Repartition and other internal
-     * topics are never registered.
+     * positioned (only when some source needs classification), on the baseline worker: the stream
+     * thread does not wait for it, and classification, queued behind it, sees it. Repartition and
+     * other internal topics are never registered.
      */
     public void registerAssigned(Collection<TopicPartition> partitions) {
-        if (!plan.needsClassification() || partitions.isEmpty()) {
+        if (classifier == null || partitions.isEmpty()) {
             return;
         }
         Set<String> topics = partitions.stream().map(TopicPartition::topic)
-                .filter(t -> !registeredTopics.contains(t))
+                .filter(t -> !registeredTopics.contains(t) && !registering.contains(t))
                 .filter(t -> plan.policiesFor(t).filter(p -> p.newPartitions().isPresent()).isPresent())
                 .collect(Collectors.toSet());
         if (topics.isEmpty()) {
             return;
         }
-        try {
-            classifier().register(topics);
-            registeredTopics.addAll(topics);
-        } catch (BaselineUnavailableException e) {
-            if (plan.unavailablePolicy() == BaselineUnavailablePolicy.FAIL) {
-                throw e;
+        registering.addAll(topics);
+        worker.submit(() -> classifier.register(topics)).whenComplete((b, e) -> {
+            registering.removeAll(topics);
+            if (e == null) {
+                registeredTopics.addAll(topics);
+                return;
             }
-            log.warn("Could not record source topics {} of application {} in the group baseline: {}", topics, group, e.getMessage());
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof BaselineUnavailableException bue && plan.unavailablePolicy() == BaselineUnavailablePolicy.FAIL
+                    && !causedByTimeout(bue)) {
+                asyncFailure.compareAndSet(null, bue);
+            } else {
+                log.warn("Could not record source topics {} of application {} in the group baseline: {}", topics, group, cause.toString());
+            }
+        });
+    }
+
+    /** A registration that failed on the worker under {@code gapless.baseline.unavailable=fail} is reported once, here. */
+    private void throwAsyncFailure() {
+        RuntimeException e = asyncFailure.getAndSet(null);
+        if (e != null) {
+            throw e;
         }
+    }
+
+    /** Kafka Streams commits through its producer's transactions or its own commitSync: ask the broker now and then until the group's progress is recorded. */
+    private void maybeCheckProgress() {
+        long now = System.currentTimeMillis();
+        if (classifier == null || classifier.progressRecorded() || !progressTask.isDone() || now < nextProgressCheckMs) {
+            return;
+        }
+        nextProgressCheckMs = now + PROGRESS_CHECK_INTERVAL_MS;
+        progressTask = worker.submit(() -> {
+            try {
+                classifier.checkProgress();
+            } catch (RuntimeException e) {
+                log.debug("Checking the progress of {} failed; checked again later", group, e);
+            }
+            return null;
+        });
     }
 
     /** The delegate's metrics plus the SDK's reset metrics. */
@@ -242,19 +350,23 @@ public final class SourceResetEmulation implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        if (classifier != null) {
-            classifier.close();
+    public void close() {
+        close(Duration.ofSeconds(30));
+    }
+
+    /** Stops the baseline worker and closes the baseline's clients within {@code timeout}. */
+    public void close(Duration timeout) {
+        Timer timer = Time.SYSTEM.timer(timeout.toMillis());
+        try {
+            if (worker != null) {
+                worker.close(Duration.ofMillis(timer.remainingMs()));
+            }
+            if (classifier != null) {
+                timer.update();
+                classifier.close(Duration.ofMillis(timer.remainingMs()));
+            }
+        } finally {
+            metrics.close();
         }
-        metrics.close();
-    }
-
-    private static long deadline(Duration timeout) {
-        long nanos = timeout.compareTo(Duration.ofDays(365)) > 0 ? Long.MAX_VALUE / 4 : timeout.toNanos();
-        return System.nanoTime() + nanos;
-    }
-
-    private static Duration remaining(long deadline) {
-        return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
     }
 }
