@@ -1,5 +1,6 @@
 package io.gapless.kafka.streams;
 
+import io.gapless.kafka.streams.internal.DeclaredResetPolicy;
 import org.apache.kafka.streams.AutoOffsetReset;
 
 import java.time.Duration;
@@ -36,7 +37,7 @@ import java.util.Optional;
  * compares classes, so {@code NewPartitionsReset.latest()} does not equal
  * {@code AutoOffsetReset.latest()}.
  */
-public class NewPartitionsReset extends AutoOffsetReset {
+public class NewPartitionsReset extends AutoOffsetReset implements DeclaredResetPolicy {
 
     private final AutoOffsetReset basePolicy;
     private final AutoOffsetReset newPartitionsPolicy;
@@ -82,11 +83,13 @@ public class NewPartitionsReset extends AutoOffsetReset {
     }
 
     /** The base policy: {@code none}, {@code earliest}, {@code latest} or {@code byDuration}, as a plain {@code AutoOffsetReset}. */
+    @Override
     public AutoOffsetReset basePolicy() {
         return basePolicy;
     }
 
     /** The policy for newly expanded partitions, empty when none is attached. */
+    @Override
     public Optional<AutoOffsetReset> newPartitionsResetPolicy() {
         return Optional.ofNullable(newPartitionsPolicy);
     }

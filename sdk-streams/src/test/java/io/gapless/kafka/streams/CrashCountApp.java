@@ -53,24 +53,9 @@ public final class CrashCountApp {
                 .toStream()
                 .to(out, Produced.with(Serdes.String(), Serdes.Long()));
 
-        Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, protocol);
-        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+        Properties p = StreamsHarness.fastProps(bootstrap, app, protocol, stateDir);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        p.put(StreamsConfig.METADATA_MAX_AGE_CONFIG, 500);
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), 500);
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 500);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6000);
-        p.put("processing.exception.handler.global.enabled", true);
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         p.put(GaplessConsumerConfig.AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, "earliest");
 
         KafkaStreams streams = GaplessStreams.create(builder, p);

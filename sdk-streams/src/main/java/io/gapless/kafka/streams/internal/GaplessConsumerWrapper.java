@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  * The main-consumer hook under {@code group.protocol=streams}, where Kafka Streams 4.4 creates the
  * main consumer itself and ignores {@code KafkaClientSupplier.getConsumer}. Streams instantiates
  * this class from its internal config {@code __internal.consumer.wrapper__} (no-arg constructor,
- * installed by {@link StreamsProtocolHook}) and hands it
+ * installed by {@code StreamsProtocolHook}) and hands it
  * the consumer in {@link #wrapConsumer}; the plan travels in the main consumer's configuration
  * under {@value #PLAN_CONFIG}.
  *
