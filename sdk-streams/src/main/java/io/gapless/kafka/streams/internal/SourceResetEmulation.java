@@ -1,7 +1,7 @@
 package io.gapless.kafka.streams.internal;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
-import io.gapless.kafka.core.BaselineUnavailablePolicy;
+import io.gapless.kafka.core.internal.BaselineSession;
 import io.gapless.kafka.core.internal.BaselineWorker;
 import io.gapless.kafka.core.internal.ConnectionConfigs;
 import io.gapless.kafka.core.internal.OffsetResetHandler;
@@ -37,8 +37,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
@@ -55,7 +53,6 @@ import java.util.stream.Collectors;
 public final class SourceResetEmulation implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SourceResetEmulation.class);
     private static final long DEFAULT_API_TIMEOUT_MS = 60_000L;
-    private static final long PROGRESS_CHECK_INTERVAL_MS = 5_000L;
 
     private final ResetPlan plan;
     private final Map<String, Object> consumerConfig;
@@ -64,11 +61,7 @@ public final class SourceResetEmulation implements AutoCloseable {
     private final OffsetResetHandler handler;
     private final GroupBaselineClassifier classifier;
     private final BaselineWorker worker;
-    private final Set<String> registeredTopics = ConcurrentHashMap.newKeySet();
-    private final Set<String> registering = ConcurrentHashMap.newKeySet();
-    private final AtomicReference<RuntimeException> asyncFailure = new AtomicReference<>();
-    private java.util.concurrent.CompletableFuture<?> progressTask = java.util.concurrent.CompletableFuture.completedFuture(null);
-    private long nextProgressCheckMs;
+    private final BaselineSession session;
 
     /**
      * @param consumerConfig the main consumer's configuration as Kafka Streams built it (connection
@@ -89,10 +82,12 @@ public final class SourceResetEmulation implements AutoCloseable {
             this.classifier = new GroupBaselineClassifier(store);
             this.worker = new BaselineWorker("gapless-baseline-" + client);
             this.handler = new OffsetResetHandler(plan, () -> classifier, store, worker, plan.unavailablePolicy(), metrics, Time.SYSTEM);
+            this.session = new BaselineSession(classifier, worker, plan.unavailablePolicy(), client);
         } else {
             // Base and new-partitions policies agree everywhere: no baseline, the consumer's own look-ups.
             this.classifier = null;
             this.worker = null;
+            this.session = null;
             this.handler = new OffsetResetHandler(plan, () -> {
                 throw new IllegalStateException("no source of " + group + " needs classification");
             }, plan.unavailablePolicy(), metrics, Time.SYSTEM);
@@ -109,9 +104,11 @@ public final class SourceResetEmulation implements AutoCloseable {
      */
     public <K, V> ConsumerRecords<K, V> poll(Consumer<K, V> delegate, Duration timeout) {
         Timer timer = Time.SYSTEM.timer(timeout.toMillis());
-        throwAsyncFailure();
+        if (session != null) {
+            throwAsyncFailure();
+            session.maybeCheckProgress();
+        }
         registerAssigned(delegate.assignment());
-        maybeCheckProgress();
         applyCompleted(delegate);
         while (true) {
             try {
@@ -268,78 +265,39 @@ public final class SourceResetEmulation implements AutoCloseable {
     /** New subscription or assignment: forget everything; the baseline is warmed up while the consumer joins. */
     public void forgetAll() {
         handler.forgetAll();
-        if (classifier == null) {
-            return;
+        if (session != null) {
+            session.newSession();
         }
-        classifier.newSession();
-        registeredTopics.clear();
-        worker.submitInterruptible(() -> {
-            try {
-                classifier.prepare();
-            } catch (RuntimeException e) {
-                log.debug("Preparing the baseline of {} failed; the first real use reports it", group, e);
-            }
-        });
-        nextProgressCheckMs = System.currentTimeMillis() + PROGRESS_CHECK_INTERVAL_MS;
     }
 
     /**
      * Records the assigned source topics in the group baseline before their partitions are
      * positioned (only when some source needs classification), on the baseline worker: the stream
-     * thread does not wait for it, and classification, queued behind it, sees it. Repartition and
-     * other internal topics are never registered.
+     * thread does not wait for it. Repartition and other internal topics are never registered.
      */
     public void registerAssigned(Collection<TopicPartition> partitions) {
-        if (classifier == null || partitions.isEmpty()) {
+        if (session == null || partitions.isEmpty()) {
             return;
         }
-        Set<String> topics = partitions.stream().map(TopicPartition::topic)
-                .filter(t -> !registeredTopics.contains(t) && !registering.contains(t))
+        session.register(partitions.stream().map(TopicPartition::topic)
                 .filter(t -> plan.policiesFor(t).filter(p -> p.newPartitions().isPresent()).isPresent())
-                .collect(Collectors.toSet());
-        if (topics.isEmpty()) {
-            return;
-        }
-        registering.addAll(topics);
-        worker.submit(() -> classifier.register(topics)).whenComplete((b, e) -> {
-            registering.removeAll(topics);
-            if (e == null) {
-                registeredTopics.addAll(topics);
-                return;
-            }
-            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
-            if (cause instanceof BaselineUnavailableException bue && plan.unavailablePolicy() == BaselineUnavailablePolicy.FAIL
-                    && !causedByTimeout(bue)) {
-                asyncFailure.compareAndSet(null, bue);
-            } else {
-                log.warn("Could not record source topics {} of application {} in the group baseline: {}", topics, group, cause.toString());
-            }
-        });
+                .collect(Collectors.toSet()));
     }
 
-    /** A registration that failed on the worker under {@code gapless.baseline.unavailable=fail} is reported once, here. */
+    /**
+     * A registration that failed on the worker under {@code gapless.baseline.unavailable=fail}
+     * fails the thread, unless it only timed out: then the stream thread goes on and classification
+     * registers the topics when it needs them.
+     */
     private void throwAsyncFailure() {
-        RuntimeException e = asyncFailure.getAndSet(null);
-        if (e != null) {
-            throw e;
-        }
-    }
-
-    /** Kafka Streams commits through its producer's transactions or its own commitSync: ask the broker now and then until the group's progress is recorded. */
-    private void maybeCheckProgress() {
-        long now = System.currentTimeMillis();
-        if (classifier == null || classifier.progressRecorded() || !progressTask.isDone() || now < nextProgressCheckMs) {
-            return;
-        }
-        nextProgressCheckMs = now + PROGRESS_CHECK_INTERVAL_MS;
-        progressTask = worker.submit(() -> {
-            try {
-                classifier.checkProgress();
-            } catch (RuntimeException e) {
-                log.debug("Checking the progress of {} failed; checked again later", group, e);
+        try {
+            session.throwAsyncFailure();
+        } catch (BaselineUnavailableException e) {
+            if (!causedByTimeout(e)) {
+                throw e;
             }
-            return null;
-        });
+            log.warn("Could not record source topics of application {} in the group baseline in time: {}", group, e.getMessage());
+        }
     }
 
     /** The delegate's metrics plus the SDK's reset metrics. */
