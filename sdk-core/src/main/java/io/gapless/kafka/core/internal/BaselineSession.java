@@ -56,6 +56,7 @@ public final class BaselineSession {
             } catch (RuntimeException e) {
                 log.debug("Preparing the baseline of {} failed; the first real use reports it", owner, e);
             }
+            return null;
         });
         warmUpStarted = true;
         nextProgressCheckMs = System.currentTimeMillis() + PROGRESS_CHECK_INTERVAL_MS;
@@ -108,7 +109,7 @@ public final class BaselineSession {
             return;
         }
         nextProgressCheckMs = now + PROGRESS_CHECK_INTERVAL_MS;
-        progressTask = worker.submit(() -> {
+        progressTask = worker.submitInterruptible(() -> {
             try {
                 classifier.checkProgress();
             } catch (RuntimeException e) {

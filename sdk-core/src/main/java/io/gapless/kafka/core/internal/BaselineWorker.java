@@ -20,8 +20,9 @@ import java.util.function.Supplier;
  * classification and offset look-ups run here, in submission order, so the polling thread never
  * blocks on them beyond its own timeout. The thread starts on the first task.
  *
- * <p>{@link #close(Duration)} takes no new tasks, interrupts the ones marked as such at once (the
- * warm-up), lets the others finish within the timeout and then interrupts them too. A task
+ * <p>{@link #close(Duration)} takes no new tasks, interrupts the interruptible ones at once (warm-up,
+ * checks, classification), lets the others (baseline writes) finish within the timeout and then
+ * interrupts them too. A task
  * submitted after close completes exceptionally and never runs.
  */
 public final class BaselineWorker implements Executor, AutoCloseable {
@@ -48,19 +49,34 @@ public final class BaselineWorker implements Executor, AutoCloseable {
         }
     }
 
-    /** Runs {@code task} on the worker; {@link #close} interrupts it at once instead of waiting for it. */
-    public void submitInterruptible(Runnable task) {
+    /**
+     * Runs {@code task} on the worker; {@link #close} interrupts it at once instead of waiting for
+     * it (work nobody needs after close: warm-up, checks, classification).
+     */
+    public <T> CompletableFuture<T> submitInterruptible(Supplier<T> task) {
+        CompletableFuture<T> result = new CompletableFuture<>();
         try {
             interruptOnClose.removeIf(Future::isDone);
-            interruptOnClose.add(executor.submit(task));
+            interruptOnClose.add(executor.submit(() -> {
+                try {
+                    result.complete(task.get());
+                } catch (RuntimeException | Error e) {
+                    result.completeExceptionally(e);
+                }
+            }));
         } catch (RejectedExecutionException e) {
-            log.debug("Baseline worker closed; task not run");
+            result.completeExceptionally(e);
         }
+        return result;
     }
 
+    /** Runs {@code command} as {@link #submitInterruptible} does. */
     @Override
     public void execute(Runnable command) {
-        executor.execute(command);
+        submitInterruptible(() -> {
+            command.run();
+            return null;
+        });
     }
 
     @Override
