@@ -238,6 +238,15 @@ public final class GaplessShareConfig extends AbstractConfig {
         return kafka;
     }
 
+    /**
+     * Whether {@code share.acknowledgement.mode=explicit} was asked for: KIP-1289 as Kafka ships it,
+     * where the application's acknowledgements can be taken for a transaction with
+     * {@code acknowledgementsForTransaction()}.
+     */
+    boolean explicitMode() {
+        return explicitAcknowledgement() && !transactional();
+    }
+
     /** Whether the Kafka consumer underneath acknowledges explicitly. */
     boolean explicitAcknowledgement() {
         return AcknowledgementMode.EXPLICIT.toString().equalsIgnoreCase(getString(ACKNOWLEDGEMENT_MODE_CONFIG));

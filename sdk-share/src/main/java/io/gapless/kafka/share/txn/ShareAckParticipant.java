@@ -40,8 +40,8 @@ interface ShareAckParticipant {
     static ShareAckParticipant of(ShareGroupMetadata metadata) {
         ShareAckParticipant p = metadata.participant();
         if (p == null || !p.open()) {
-            throw new IllegalArgumentException(metadata + " does not belong to an open GaplessShareConsumer with "
-                    + "share.acknowledgement.mode=transactional; pass shareGroupMetadata() of the consumer that polled the records");
+            throw new IllegalArgumentException(metadata + " does not belong to an open GaplessShareConsumer with a group.id and "
+                    + "share.acknowledgement.mode=explicit or transactional; pass shareGroupMetadata() of the consumer that polled the records");
         }
         return p;
     }

@@ -55,8 +55,20 @@ final class ShareTransaction {
         verified = false;
     }
 
+    /** See {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction(ShareAcknowledgements, ShareGroupMetadata)}. */
+    void stage(ShareAcknowledgements acknowledgements, ShareGroupMetadata metadata) {
+        Objects.requireNonNull(acknowledgements, "acknowledgements");
+        stage(acknowledgements.batches(), metadata, acknowledgements);
+    }
+
     /** See {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction(Map, ShareGroupMetadata)}. */
     void stage(Map<TopicIdPartition, List<AcknowledgementBatch>> acknowledgements, ShareGroupMetadata metadata) {
+        stage(acknowledgements, metadata, null);
+    }
+
+    // asGiven: the acknowledgements in Kafka's shape, handed to Kafka as they are on the native path.
+    private void stage(Map<TopicIdPartition, List<AcknowledgementBatch>> acknowledgements, ShareGroupMetadata metadata,
+                       ShareAcknowledgements asGiven) {
         Objects.requireNonNull(acknowledgements, "acknowledgements");
         Objects.requireNonNull(metadata, "metadata");
         if (transactionalId == null) {
@@ -79,7 +91,8 @@ final class ShareTransaction {
             }
         });
         if (path == AckPath.NATIVE) {
-            nativeSupport.sendShareAcknowledgementsToTransaction(producer, acknowledgements, metadata);
+            nativeSupport.sendShareAcknowledgementsToTransaction(producer,
+                    asGiven != null ? asGiven : ShareAcknowledgements.ofBatches(acknowledgements), metadata);
             return;
         }
         ShareAckParticipant participant = ShareAckParticipant.of(metadata);

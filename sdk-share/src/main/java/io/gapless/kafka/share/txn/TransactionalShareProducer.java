@@ -29,7 +29,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.Future;
 
@@ -164,11 +163,17 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
         transaction.stage(acknowledgements, metadata);
     }
 
-    /** Same as {@link #sendShareAcknowledgementsToTransaction(Map, ShareGroupMetadata)} with {@code acknowledgements.batches()}. */
+    /**
+     * KIP-1289's call as Kafka ships it ({@code Producer.sendShareAcknowledgementsToTransaction(ShareAcknowledgements,
+     * ShareGroupMetadata)}): stages {@code acknowledgements}, usually
+     * {@code GaplessShareConsumer.acknowledgementsForTransaction()}, in the current transaction.
+     * Otherwise as {@link #sendShareAcknowledgementsToTransaction(Map, ShareGroupMetadata)}.
+     *
+     * @throws InvalidRecordStateException also for a type id that is no {@code AcknowledgeType}
+     */
     public void sendShareAcknowledgementsToTransaction(ShareAcknowledgements acknowledgements, ShareGroupMetadata metadata)
             throws ProducerFencedException {
-        Objects.requireNonNull(acknowledgements, "acknowledgements");
-        sendShareAcknowledgementsToTransaction(acknowledgements.batches(), metadata);
+        transaction.stage(acknowledgements, metadata);
     }
 
     @Override
