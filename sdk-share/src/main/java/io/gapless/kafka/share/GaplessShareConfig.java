@@ -199,6 +199,10 @@ public final class GaplessShareConfig extends AbstractConfig {
         return ShareTransactionConfigs.fallback(this);
     }
 
+    String modesTopic() {
+        return ShareTransactionConfigs.modesTopic(this);
+    }
+
     LedgerSettings ledger() {
         return ShareTransactionConfigs.ledgerSettings(this);
     }

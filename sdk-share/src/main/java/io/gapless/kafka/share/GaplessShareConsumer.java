@@ -3,6 +3,8 @@ package io.gapless.kafka.share;
 import io.gapless.kafka.share.reset.ShareNewPartitionsReset;
 import io.gapless.kafka.share.txn.AckPath;
 import io.gapless.kafka.share.txn.ConsumerTransactionSupport;
+import io.gapless.kafka.share.txn.LedgerHistoryFilter;
+import io.gapless.kafka.share.txn.NativeHandOver;
 import io.gapless.kafka.share.txn.NativeShareTransactions;
 import io.gapless.kafka.share.txn.ShareAcknowledgements;
 import io.gapless.kafka.share.txn.ShareGroupMetadata;
@@ -82,6 +84,8 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     private final ShareNewPartitionsReset newPartitionsReset;     // null unless KIP-1327 is asked for
     private final ConsumerTransactionSupport<K, V> transactions;  // null unless KIP-1289 is emulated or at-least-once
     private final NativeShareTransactions nativeTransactions;     // null unless KIP-1289 is native
+    private final LedgerHistoryFilter<K, V> ledgerHistory;         // native in a group that emulated before, else null
+    private final AckPath ackPath;                                 // null unless the consumer can take part in transactions
     private final List<RecordFilter<K, V>> pollStages = new ArrayList<>();
 
     /** Like {@link KafkaShareConsumer#KafkaShareConsumer(Map)}; SDK keys ({@code gapless.*}) are removed first. */
@@ -112,22 +116,42 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     /** For tests: also injects the topic-id lookup and the native capability. */
     GaplessShareConsumer(ShareConsumer<K, V> delegate, Map<String, Object> configs, TopicIdResolver topicIds,
                          NativeShareTransactions nativeSupport) {
-        this(configs, settings -> delegate, topicIds, nativeSupport);
+        this(configs, settings -> delegate, topicIds, nativeSupport, NativeHandOver::decide);
+    }
+
+    /** For tests: also injects the native hand-over decision. */
+    GaplessShareConsumer(ShareConsumer<K, V> delegate, Map<String, Object> configs, TopicIdResolver topicIds,
+                         NativeShareTransactions nativeSupport, NativeHandOver.Decider handOver) {
+        this(configs, settings -> delegate, topicIds, nativeSupport, handOver);
+    }
+
+    private GaplessShareConsumer(Map<String, Object> configs, Function<Map<String, Object>, ShareConsumer<K, V>> factory,
+                                 TopicIdResolver topicIds, NativeShareTransactions nativeSupport) {
+        this(configs, factory, topicIds, nativeSupport, NativeHandOver::decide);
     }
 
     // The assembly: settings, the acknowledgement path (chosen once), each feature, the poll stages in order.
     private GaplessShareConsumer(Map<String, Object> configs, Function<Map<String, Object>, ShareConsumer<K, V>> factory,
-                                 TopicIdResolver topicIds, NativeShareTransactions nativeSupport) {
+                                 TopicIdResolver topicIds, NativeShareTransactions nativeSupport, NativeHandOver.Decider handOver) {
         GaplessShareConfig config = new GaplessShareConfig(new HashMap<>(configs));
         // Both acknowledgement modes that can take part in a transaction choose their path once, here.
         boolean participant = config.transactional() || (config.explicitMode() && config.groupId() != null);
         NativeShareTransactions capability = !participant ? null
                 : nativeSupport != null ? nativeSupport : NativeShareTransactions.reflective(config.kafkaConsumerConfigs());
         AckPath path = participant ? ackPath(config, capability) : null;
+        // Native only where the group runs natively or can move now: emulated and native members never mix.
+        NativeHandOver.Decision decision = path != AckPath.NATIVE ? null : handOver.decide(config.groupId(), config.clientId(),
+                config.kafkaConsumerConfigs(), config.modesTopic(), config.ledger(), config.transactionalFallback());
+        if (decision != null) {
+            path = decision.path();
+        }
+        this.ackPath = path;
         this.newPartitionsReset = config.newPartitionsReset().map(options -> ShareNewPartitionsReset.create(options,
                 config.kafkaConsumerConfigs(), config.groupId(), config.clientId(), config.explicitAcknowledgement())).orElse(null);
         this.delegate = createDelegate(factory, config);
         this.nativeTransactions = path == AckPath.NATIVE ? capability : null;
+        this.ledgerHistory = path == AckPath.NATIVE && decision.ledgerHistory() ? new LedgerHistoryFilter<>(config.groupId(),
+                config.clientId(), config.kafkaConsumerConfigs(), config.ledger(), topicIds) : null;
         this.transactions = path == null || path == AckPath.NATIVE ? null : new ConsumerTransactionSupport<>(path, config.explicitMode(),
                 delegate, config.groupId(), config.clientId(), config.kafkaConsumerConfigs(), config.ledger(), topicIds);
         this.metadata = transactions != null ? transactions.metadata()
@@ -138,6 +162,9 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
         }
         if (transactions != null) {
             pollStages.add(transactions::dedup);
+        }
+        if (ledgerHistory != null) {
+            pollStages.add(records -> ledgerHistory.apply(records, delegate));
         }
     }
 
@@ -177,6 +204,22 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
             throw new IllegalStateException("This share consumer has no group.id");
         }
         return metadata;
+    }
+
+    /**
+     * How this consumer's transactional acknowledgements are delivered, decided at construction:
+     * {@code native} (Kafka's KIP-1289), {@code emulate} (the ack ledger), {@code at-least-once}, or
+     * {@code off} (neither {@code explicit} nor {@code transactional} mode, or no {@code group.id}).
+     */
+    public String transactionalAcknowledgementsMode() {
+        if (ackPath == null) {
+            return "off";
+        }
+        return switch (ackPath) {
+            case NATIVE -> "native";
+            case LEDGER -> "emulate";
+            case AT_LEAST_ONCE -> "at-least-once";
+        };
     }
 
     /**
@@ -320,6 +363,9 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     private void closeFeatures() {
         if (transactions != null) {
             transactions.close();
+        }
+        if (ledgerHistory != null) {
+            Utils.closeQuietly(ledgerHistory, "ack-ledger history");
         }
         if (newPartitionsReset != null) {
             Utils.closeQuietly(newPartitionsReset, "share new-partitions reset");

@@ -43,6 +43,7 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
     private static final Logger log = LoggerFactory.getLogger(ConsumerTransactionSupport.class);
 
     private final ShareConsumer<K, V> delegate;
+    private final AckPath path;
     private final ShareGroupMetadata metadata;
     private final TopicIdResolver topicIds;
     private final AdminTopicIdResolver ownResolver;
@@ -53,6 +54,7 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
     private final LedgerSettings ledgerSettings;
     private AckLedger ledger;
     private boolean open = true;
+    private KafkaException fatal;
     // Topic ids resolved and the ledger dedup on; from the start in transactional mode, on first use in explicit mode.
     private boolean active;
 
@@ -76,6 +78,7 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
             throw new IllegalArgumentException("Kafka settles acknowledgements itself on the native path");
         }
         this.delegate = delegate;
+        this.path = path;
         this.metadata = new ShareGroupMetadata(group, "gapless-" + Uuid.randomUuid(), 0, this);
         this.helperConfig = new HashMap<>(kafkaConfig);
         helperConfig.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientId);
@@ -106,11 +109,29 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
         return open;
     }
 
+    @Override
+    public AckPath path() {
+        return path;
+    }
+
+    @Override
+    public void refuse(KafkaException fatal) {
+        this.fatal = fatal;
+    }
+
+    // Once the group moved to native KIP-1289 this consumer must stop: every further record it took would be refused.
+    private void throwIfRefused() {
+        if (fatal != null) {
+            throw fatal;
+        }
+    }
+
     /**
      * Before a poll: records staged in an open transaction block it; records no transaction took
      * are released for redelivery (KIP-1289: an abandoned batch comes back).
      */
     public void beforePoll() {
+        throwIfRefused();
         if (held.anyStaged()) {
             throw new IllegalStateException("Records of the last poll are staged in an open transaction: "
                     + "commit or abort the producer transaction before polling again");
@@ -250,6 +271,7 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
 
     @Override
     public Map<TopicIdPartition, List<LedgerRange>> stage(Map<TopicIdPartition, List<AcknowledgementBatch>> acks, String transactionalId) {
+        throwIfRefused();
         activate();
         if (explicitAcks != null) {
             List<String> outside = explicitAcks.pendingIn(acks);

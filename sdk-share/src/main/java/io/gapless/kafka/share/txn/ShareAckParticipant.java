@@ -2,6 +2,7 @@ package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.share.ledger.LedgerRange;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
 
 import java.util.List;
@@ -16,6 +17,12 @@ import java.util.Map;
 interface ShareAckParticipant {
 
     ShareGroupMetadata metadata();
+
+    /** How this consumer's acknowledgements are delivered ({@link AckPath#LEDGER} or {@link AckPath#AT_LEAST_ONCE}); the producer follows it. */
+    AckPath path();
+
+    /** The group cannot be served this way any more (it moved to native KIP-1289): the consumer fails from now on with {@code fatal}. */
+    void refuse(KafkaException fatal);
 
     /** Whether the consumer is still open (a closed one cannot settle anything). */
     boolean open();

@@ -8,6 +8,7 @@ import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.errors.InvalidRecordStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,10 @@ final class ShareTransaction {
     private final NativeShareTransactions nativeSupport;
     private final LedgerCheck ledgerCheck;
     private final TransactionPhase.Listener phases;
+    private final ModeGuard modeGuard;
     private final StagedAcks staged = new StagedAcks();
+    // The path of the open transaction: the producer's, or, for a producer that could go native, its consumers'.
+    private AckPath txPath;
     private boolean inTransaction;
     private boolean verified;
     private boolean fenced;
@@ -40,6 +44,19 @@ final class ShareTransaction {
     /** @param ledgerCheck the ledger check, on {@link AckPath#LEDGER} only (else null) */
     ShareTransaction(Producer<byte[], byte[]> producer, String transactionalId, long maxBlockMs, AckPath path,
                      NativeShareTransactions nativeSupport, LedgerCheck ledgerCheck, TransactionPhase.Listener phases) {
+        this(producer, transactionalId, maxBlockMs, path, nativeSupport, ledgerCheck, phases, groups -> { });
+    }
+
+    /**
+     * @param ledgerCheck the ledger check, on {@link AckPath#LEDGER} (and on {@link AckPath#NATIVE},
+     *                    for consumers that still emulate), else null
+     * @param modeGuard   refuses emulated commits into groups that moved to native KIP-1289
+     */
+    ShareTransaction(Producer<byte[], byte[]> producer, String transactionalId, long maxBlockMs, AckPath path,
+                     NativeShareTransactions nativeSupport, LedgerCheck ledgerCheck, TransactionPhase.Listener phases,
+                     ModeGuard modeGuard) {
+        this.modeGuard = modeGuard;
+        this.txPath = path;
         this.producer = producer;
         this.transactionalId = transactionalId;
         this.maxBlockMs = maxBlockMs;
@@ -53,6 +70,7 @@ final class ShareTransaction {
         guardFenced(producer::beginTransaction);
         inTransaction = true;
         verified = false;
+        txPath = path;
     }
 
     /** See {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction(ShareAcknowledgements, ShareGroupMetadata)}. */
@@ -90,27 +108,45 @@ final class ShareTransaction {
                 }
             }
         });
-        if (path == AckPath.NATIVE) {
+        if (path == AckPath.NATIVE && metadata.participant() == null) {
             nativeSupport.sendShareAcknowledgementsToTransaction(producer,
                     asGiven != null ? asGiven : ShareAcknowledgements.ofBatches(acknowledgements), metadata);
             return;
         }
         ShareAckParticipant participant = ShareAckParticipant.of(metadata);
+        // A producer that could go native serves consumers that still emulate (their group has not moved) their way.
+        AckPath wanted = path == AckPath.NATIVE ? participant.path() : path;
+        if (!staged.isEmpty() && wanted != txPath) {
+            throw new IllegalArgumentException("One transaction cannot stage acknowledgements delivered " + txPath + " and " + wanted
+                    + " (" + metadata + ")");
+        }
+        txPath = wanted;
         staged.add(participant, participant.stage(acknowledgements, transactionalId));
     }
 
     /** See {@link TransactionalShareProducer#commitTransaction()}. */
     void commit() {
-        if (staged.isEmpty() || path == AckPath.NATIVE) {
+        if (staged.isEmpty() || txPath == AckPath.NATIVE) {
             guardFenced(producer::commitTransaction);
             inTransaction = false;
             return;
         }
-        if (path == AckPath.LEDGER && !verified) {
+        if (txPath == AckPath.LEDGER && !verified) {
             commitChecked();
             return;
         }
         commitAndSettle();
+    }
+
+    // Ledger commits never go into a group that moved to native; read after our entry is written (see AckModeRegistry).
+    private void guardMode() {
+        List<String> groups = staged.view().keySet().stream().map(p -> p.metadata().groupId()).distinct().toList();
+        try {
+            modeGuard.check(groups);
+        } catch (UnsupportedVersionException e) {
+            staged.view().keySet().forEach(p -> p.refuse(e));
+            throw e;
+        }
     }
 
     private void commitChecked() {
@@ -119,6 +155,7 @@ final class ShareTransaction {
         try {
             check = ledgerCheck.writeAndCheck(staged.view(), deadline);
             if (!check.conflict()) {
+                guardMode();
                 verified = true;
                 phases.reached(TransactionPhase.CHECKED);
                 commitAndSettle();
@@ -233,6 +270,16 @@ final class ShareTransaction {
         }
         onFenced();
         return Fencing.epochBumped(transactionalId, cause);
+    }
+
+    /** Refuses emulated commits into share groups that moved to native KIP-1289. */
+    @FunctionalInterface
+    interface ModeGuard {
+        /**
+         * @throws UnsupportedVersionException naming a group that moved (its consumers are refused from then on)
+         * @throws KafkaException               when it cannot tell (the transaction aborts, nothing is refused)
+         */
+        void check(List<String> groups);
     }
 
     /** The ledger side of {@link AckPath#LEDGER}: {@link LedgerCommitProtocol}, or a test's fake. */

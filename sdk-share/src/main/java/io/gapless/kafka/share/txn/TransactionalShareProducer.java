@@ -85,6 +85,7 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
             new KafkaMetricsContext("gapless.share"));
     private final ShareTransaction transaction;
     private final ShareTransaction.LedgerCheck ledgerCheck;
+    private final AckModeRegistry modes;
 
     /** Like {@link KafkaProducer#KafkaProducer(Map)}; SDK keys ({@code gapless.*}) are removed first. */
     public TransactionalShareProducer(Map<String, Object> configs) {
@@ -128,10 +129,27 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
         // The SDK's metrics and the ledger's clients go by the Kafka producer's own client id.
         String clientId = ClientIds.fromMetrics(delegate.metrics()).orElse(configuredId);
         TransactionPhase.Listener phases = config.phaseListener();
-        this.ledgerCheck = path != AckPath.LEDGER ? null : new LedgerCommitProtocol(
+        // A producer that could go native still serves, with the ledger, consumers whose group has not moved to native.
+        this.ledgerCheck = path == AckPath.AT_LEAST_ONCE ? null : new LedgerCommitProtocol(
                 new AckLedger(config.kafkaConfigs(), config.ledger(), clientId, sdkMetrics), delegate, config.transactionalId(), phases);
+        Map<String, Object> helperConfig = new LinkedHashMap<>(config.kafkaConfigs());
+        helperConfig.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        this.modes = new AckModeRegistry(helperConfig, config.modesTopic());
         this.transaction = new ShareTransaction(delegate, config.transactionalId(), config.maxBlockMs(), path, nativeSupport,
-                ledgerCheck, phases);
+                ledgerCheck, phases, this::refuseMovedGroups);
+    }
+
+    // Emulated members never commit into a group that moved to native KIP-1289 (sdk-share/RATIONALE.md).
+    private void refuseMovedGroups(List<String> groups) {
+        for (String group : groups) {
+            modes.nativeClaim(group).ifPresent(claim -> {
+                throw new UnsupportedVersionException(claim.describe() + "; this member still emulates it with the ack ledger, "
+                        + "which would break exactly-once, so its transaction was aborted and its consumer stops. Run every member "
+                        + "with a kafka-clients that has KIP-1289 against a broker with share.version>=3 and transaction.version>=2, "
+                        + "or stop every member and return the group to the emulation with TransactionalShareGroups.returnToEmulation "
+                        + "(MIGRATION.md)");
+            });
+        }
     }
 
     /**
@@ -236,6 +254,7 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
             if (ledgerCheck != null) {
                 ledgerCheck.close();
             }
+            Utils.closeQuietly(modes, "KIP-1289 mode registry");
             Utils.closeQuietly(keySerializer, "key serializer");
             Utils.closeQuietly(valueSerializer, "value serializer");
             sdkMetrics.close();

@@ -57,6 +57,10 @@ class ExplicitModeTransactionsTest {
     }
 
     private GaplessShareConsumer<String, String> consumer(String mode, NativeSupport nativeSupport) {
+        return consumer(mode, nativeSupport, (group, client, cfg, modes, ledger, fallback) -> new NativeHandOver.Decision(AckPath.NATIVE, false));
+    }
+
+    private GaplessShareConsumer<String, String> consumer(String mode, NativeSupport nativeSupport, NativeHandOver.Decider handOver) {
         Map<String, Object> config = new HashMap<>();
         config.put("group.id", "g");
         config.put(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, mode);
@@ -64,7 +68,7 @@ class ExplicitModeTransactionsTest {
         GaplessShareConsumer<String, String> c = TestShareConsumers.wrapping(mockConsumer, config, topic -> {
             topicIdLookups.incrementAndGet();
             return TOPIC_ID;
-        }, nativeSupport);
+        }, nativeSupport, handOver);
         closeables.add(c);
         c.subscribe(List.of(TP.topic()));
         return c;
@@ -223,6 +227,7 @@ class ExplicitModeTransactionsTest {
         TopicIdPartition tip = new TopicIdPartition(TOPIC_ID, TP);
         nativeSupport.toTake = new ShareAcknowledgements(Map.of(tip, List.of(new ShareAcknowledgementBatch(0, 0, List.of(AcknowledgeType.ACCEPT.id)))));
         GaplessShareConsumer<String, String> c = consumer("explicit", nativeSupport);
+        assertEquals("native", c.transactionalAcknowledgementsMode());
         TransactionalShareProducer<String, String> p = producer(nativeSupport);
         List<ConsumerRecord<String, String>> records = list(poll(c, 0));
         c.acknowledge(records.get(0), AcknowledgeType.ACCEPT);
@@ -235,5 +240,21 @@ class ExplicitModeTransactionsTest {
         p.commitTransaction();
         assertEquals(List.of(Map.of(tip, List.of(new AcknowledgementBatch(0, 0, AcknowledgeType.ACCEPT)))), nativeSupport.calls);
         assertEquals(0, topicIdLookups.get());
+    }
+
+    @Test
+    void aNativeCapableMemberOfAGroupThatCannotMoveKeepsEmulatingAndItsProducerFollows() {
+        NativeSupport nativeSupport = NativeSupport.supported();
+        GaplessShareConsumer<String, String> c = consumer("explicit", nativeSupport,
+                (group, client, cfg, modes, ledger, fallback) -> new NativeHandOver.Decision(AckPath.AT_LEAST_ONCE, true));
+        assertEquals("at-least-once", c.transactionalAcknowledgementsMode());
+        TransactionalShareProducer<String, String> p = producer(nativeSupport);
+        List<ConsumerRecord<String, String>> records = list(poll(c, 0));
+        c.acknowledge(records.get(0), AcknowledgeType.ACCEPT);
+        p.beginTransaction();
+        p.sendShareAcknowledgementsToTransaction(c.acknowledgementsForTransaction(), c.shareGroupMetadata());
+        p.commitTransaction();
+        assertEquals(List.of(), nativeSupport.calls, "nothing went to Kafka's native API");
+        assertEquals(List.of("0:ACCEPT"), mockConsumer.acks, "settled by the SDK after the commit, as the consumer's path says");
     }
 }
