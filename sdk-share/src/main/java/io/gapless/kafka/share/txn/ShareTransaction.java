@@ -8,6 +8,7 @@ import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.errors.InvalidRecordStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,10 @@ final class ShareTransaction {
     private final NativeShareTransactions nativeSupport;
     private final LedgerCheck ledgerCheck;
     private final TransactionPhase.Listener phases;
+    private final ModeGuard modeGuard;
     private final StagedAcks staged = new StagedAcks();
+    // The path of the open transaction: the producer's, or, for a producer that could go native, its consumers'.
+    private AckPath txPath;
     private boolean inTransaction;
     private boolean verified;
     private boolean commitPending;
@@ -49,6 +53,19 @@ final class ShareTransaction {
     /** @param ledgerCheck the ledger check, on {@link AckPath#LEDGER} only (else null) */
     ShareTransaction(Producer<byte[], byte[]> producer, String transactionalId, long maxBlockMs, AckPath path,
                      NativeShareTransactions nativeSupport, LedgerCheck ledgerCheck, TransactionPhase.Listener phases) {
+        this(producer, transactionalId, maxBlockMs, path, nativeSupport, ledgerCheck, phases, groups -> { });
+    }
+
+    /**
+     * @param ledgerCheck the ledger check, on {@link AckPath#LEDGER} (and on {@link AckPath#NATIVE},
+     *                    for consumers that still emulate), else null
+     * @param modeGuard   refuses emulated commits into groups that moved to native KIP-1289
+     */
+    ShareTransaction(Producer<byte[], byte[]> producer, String transactionalId, long maxBlockMs, AckPath path,
+                     NativeShareTransactions nativeSupport, LedgerCheck ledgerCheck, TransactionPhase.Listener phases,
+                     ModeGuard modeGuard) {
+        this.modeGuard = modeGuard;
+        this.txPath = path;
         this.producer = producer;
         this.transactionalId = transactionalId;
         this.maxBlockMs = maxBlockMs;
@@ -62,10 +79,23 @@ final class ShareTransaction {
         guardFenced(producer::beginTransaction);
         inTransaction = true;
         verified = false;
+        txPath = path;
+    }
+
+    /** See {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction(ShareAcknowledgements, ShareGroupMetadata)}. */
+    void stage(ShareAcknowledgements acknowledgements, ShareGroupMetadata metadata) {
+        Objects.requireNonNull(acknowledgements, "acknowledgements");
+        stage(acknowledgements.batches(), metadata, acknowledgements);
     }
 
     /** See {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction(Map, ShareGroupMetadata)}. */
     void stage(Map<TopicIdPartition, List<AcknowledgementBatch>> acknowledgements, ShareGroupMetadata metadata) {
+        stage(acknowledgements, metadata, null);
+    }
+
+    // asGiven: the acknowledgements in Kafka's shape, handed to Kafka as they are on the native path.
+    private void stage(Map<TopicIdPartition, List<AcknowledgementBatch>> acknowledgements, ShareGroupMetadata metadata,
+                       ShareAcknowledgements asGiven) {
         Objects.requireNonNull(acknowledgements, "acknowledgements");
         Objects.requireNonNull(metadata, "metadata");
         if (transactionalId == null) {
@@ -92,12 +122,19 @@ final class ShareTransaction {
                 }
             }
         });
-        if (path == AckPath.NATIVE) {
-            nativeSupport.sendShareAcknowledgementsToTransaction(producer, acknowledgements, metadata);
+        if (path == AckPath.NATIVE && metadata.participant() == null) {
+            nativeSupport.sendShareAcknowledgementsToTransaction(producer,
+                    asGiven != null ? asGiven : ShareAcknowledgements.ofBatches(acknowledgements), metadata);
             return;
         }
         ShareAckParticipant participant = ShareAckParticipant.of(metadata);
-        if (path == AckPath.LEDGER) {
+        // A producer that could go native serves consumers that still emulate (their group has not moved) their way.
+        AckPath wanted = path == AckPath.NATIVE ? participant.path() : path;
+        if (!staged.isEmpty() && wanted != txPath) {
+            throw new IllegalArgumentException("One transaction cannot stage acknowledgements delivered " + txPath + " and " + wanted
+                    + " (" + metadata + ")");
+        }
+        if (wanted == AckPath.LEDGER) {
             ledgerCheck.admit(participant.metadata().groupId(), staged.groups());
         }
         Map<TopicIdPartition, List<LedgerRange>> ranges = participant.stage(acknowledgements, transactionalId);
@@ -109,23 +146,35 @@ final class ShareTransaction {
                     + (clashes.size() > 10 ? " (and " + (clashes.size() - 10) + " more)" : "")
                     + ". The lock of one of the two deliveries expired; nothing of this call was staged.");
         }
+        txPath = wanted;
         staged.add(participant, ranges);
     }
 
     /** See {@link TransactionalShareProducer#commitTransaction()}. */
     void commit() {
-        if (staged.isEmpty() || path == AckPath.NATIVE) {
+        if (staged.isEmpty() || txPath == AckPath.NATIVE) {
             guardFenced(this::commitKafka);
             inTransaction = false;
             return;
         }
-        if (path == AckPath.LEDGER && !verified) {
+        if (txPath == AckPath.LEDGER && !verified) {
             commitChecked();
             return;
         }
         Map<ShareAckParticipant, Set<TopicIdPartition>> landed = commitAndSettle();
-        if (path == AckPath.LEDGER) {
+        if (txPath == AckPath.LEDGER) {
             ledgerCheck.afterCommit(landed, maxBlockMs);
+        }
+    }
+
+    // Ledger commits never go into a group that moved to native; read after our entry is written (see AckModeRegistry).
+    private void guardMode() {
+        List<String> groups = staged.view().keySet().stream().map(p -> p.metadata().groupId()).distinct().toList();
+        try {
+            modeGuard.check(groups);
+        } catch (UnsupportedVersionException e) {
+            staged.view().keySet().forEach(p -> p.refuse(e));
+            throw e;
         }
     }
 
@@ -135,6 +184,7 @@ final class ShareTransaction {
         try {
             check = ledgerCheck.writeAndCheck(staged.view(), deadline);
             if (!check.conflict()) {
+                guardMode();
                 verified = true;
                 phases.reached(TransactionPhase.CHECKED);
                 Map<ShareAckParticipant, Set<TopicIdPartition>> landed = commitAndSettle();
@@ -272,6 +322,16 @@ final class ShareTransaction {
         }
         onFenced();
         return Fencing.epochBumped(transactionalId, cause);
+    }
+
+    /** Refuses emulated commits into share groups that moved to native KIP-1289. */
+    @FunctionalInterface
+    interface ModeGuard {
+        /**
+         * @throws UnsupportedVersionException naming a group that moved (its consumers are refused from then on)
+         * @throws KafkaException               when it cannot tell (the transaction aborts, nothing is refused)
+         */
+        void check(List<String> groups);
     }
 
     /** The ledger side of {@link AckPath#LEDGER}: {@link LedgerCommitProtocol}, or a test's fake. */
