@@ -24,9 +24,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>States: no transaction, open ({@code inTransaction}), checked ({@code verified}: the ledger
  * check passed, so a {@code commitTransaction()} retried after a timeout commits without checking
- * again), commit pending ({@code commitPending}: {@code commitTransaction()} timed out; by Kafka's
- * producer contract only a retry may follow, the transaction's fate is open and nothing can be
- * staged), fenced (final).
+ * again), commit pending ({@code commitPending}: Kafka's {@code commitTransaction()} timed out; by
+ * Kafka's producer contract only a retry may follow, the transaction's fate is open and nothing can
+ * be staged), check pending ({@code checkPending}: the ledger check timed out after the entry was
+ * written; a retried {@code commitTransaction()} continues it, an abort is allowed, nothing can be
+ * staged), fenced (final). A {@code TimeoutException} from {@code commitTransaction()} therefore
+ * always means what it means for Kafka's producer: call it again.
  *
  * <p>A transaction that does not commit keeps its records with their consumer (RENEW: KIP-1289
  * returns aborted records to their holder, and a release would cost each a delivery); only the
@@ -48,6 +51,8 @@ final class ShareTransaction {
     private boolean inTransaction;
     private boolean verified;
     private boolean commitPending;
+    // The ledger check timed out after the entry was written: a retried commit continues that check.
+    private boolean checkPending;
     private boolean fenced;
 
     /** @param ledgerCheck the ledger check, on {@link AckPath#LEDGER} only (else null) */
@@ -104,7 +109,7 @@ final class ShareTransaction {
         if (fenced) {
             throw Fencing.alreadyFenced(transactionalId);
         }
-        if (commitPending) {
+        if (commitPending || checkPending) {
             throw new IllegalStateException("The previous commitTransaction() of transactional.id " + transactionalId
                     + " timed out and must be retried: its transaction's fate is open, so nothing can be staged in it "
                     + "(Kafka's producer contract); call commitTransaction() again");
@@ -182,7 +187,8 @@ final class ShareTransaction {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxBlockMs);
         CommitCheck check;
         try {
-            check = ledgerCheck.writeAndCheck(staged.view(), deadline);
+            check = checkPending ? ledgerCheck.recheck(deadline) : ledgerCheck.writeAndCheck(staged.view(), deadline);
+            checkPending = false;
             if (!check.conflict()) {
                 guardMode();
                 verified = true;
@@ -199,9 +205,16 @@ final class ShareTransaction {
             if (Fencing.isFatal(e)) {
                 throw fenced(e);
             }
-            if (!commitPending) {
-                abortQuietly(e);
+            if (commitPending) {
+                throw e;
             }
+            if (e instanceof TimeoutException && ledgerCheck.entryWritten()) {
+                // Kafka's contract for a commit that timed out holds here too: retry it (the check goes on) or abort.
+                checkPending = true;
+                throw e;
+            }
+            checkPending = false;
+            abortQuietly(e);
             throw e;
         }
         refuse(check);
@@ -266,6 +279,7 @@ final class ShareTransaction {
             // Already aborted (by the ledger check or a failed commit): nothing left to undo.
             return;
         }
+        checkPending = false;
         try {
             guardFenced(producer::abortTransaction);
         } finally {
@@ -293,6 +307,7 @@ final class ShareTransaction {
         fenced = true;
         inTransaction = false;
         commitPending = false;
+        checkPending = false;
         // The consumer goes on with a new producer: its records stay with it.
         renewStaged();
     }
@@ -350,6 +365,12 @@ final class ShareTransaction {
          * @throws KafkaException (incl. ProducerFencedException, TimeoutException) when it cannot decide
          */
         CommitCheck writeAndCheck(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, long deadlineNanos);
+
+        /** Whether the last {@link #writeAndCheck} wrote its entry (a timeout after that leaves the transaction checkable). */
+        boolean entryWritten();
+
+        /** Goes on with the check of the entry the last {@link #writeAndCheck} wrote, which timed out. */
+        CommitCheck recheck(long deadlineNanos);
 
         /**
          * After the commit: records which acknowledgements landed ({@code landed}, per consumer) and
