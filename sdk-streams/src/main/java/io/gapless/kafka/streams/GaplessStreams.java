@@ -107,7 +107,9 @@ public final class GaplessStreams {
                 .baselineTopic(BaselineTopic.of(config.sharedBaselineTopic().orElse(null), config.baselineTopicPrefix(), applicationId)).unavailablePolicy(config.baselineUnavailablePolicy())
                 .baselineTimeout(Duration.ofMillis(config.baselineTimeoutMs()));
         boolean anyPolicy = plan.build().anyNewPartitionsPolicy();
-        ModeDecision decision = ModeDecision.decide(anyPolicy, config.mode(), BrokerCapabilities.clientOnly(),
+        String protocol = streamsConfig.getString(StreamsConfig.GROUP_PROTOCOL_CONFIG).toLowerCase(Locale.ROOT);
+        // Kafka Streams' groups (classic or streams protocol) are never the consumer protocol KIP-1327's native path needs.
+        ModeDecision decision = ModeDecision.decide(anyPolicy, config.mode(), protocol, BrokerCapabilities.clientOnly(),
                 () -> probe(streamsProps));
         if (decision.kind() == ModeDecision.Kind.NATIVE) {
             throw new ConfigException(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, config.mode().configValue(),
@@ -116,7 +118,6 @@ public final class GaplessStreams {
         }
         ResetPlan resetPlan = plan.decision(decision).build();
 
-        String protocol = streamsConfig.getString(StreamsConfig.GROUP_PROTOCOL_CONFIG).toLowerCase(Locale.ROOT);
         KafkaStreams streams;
         String hook;
         if ("streams".equals(protocol)) {
