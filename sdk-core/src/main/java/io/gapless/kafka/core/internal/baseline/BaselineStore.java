@@ -184,6 +184,22 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         });
     }
 
+    /**
+     * Whether the baseline topic exists, without creating it (every other call creates it on
+     * first use): read-only tools ask this first, so that looking at a group never creates a topic.
+     */
+    public boolean topicExists() {
+        return guarded("describe the topic of", () -> {
+            ensureAdmin();
+            return describeBaselineTopic().isPresent();
+        });
+    }
+
+    /** The partition of the baseline topic that holds the group's records; empty before the first read. */
+    public Optional<TopicPartition> partition() {
+        return Optional.ofNullable(groupPartition);
+    }
+
     /** Appends records to the group's partition and waits until they are acknowledged by all in-sync replicas. */
     public void append(List<BaselineRecord> records) {
         guarded("write", () -> {
