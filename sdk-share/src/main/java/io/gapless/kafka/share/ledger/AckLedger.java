@@ -78,7 +78,17 @@ public final class AckLedger implements AutoCloseable {
         if (partitionCount == null) {
             partitionCount = LedgerTopic.ensure(admin(), settings);
         }
-        return Utils.toPositive(Utils.murmur2(group.getBytes(StandardCharsets.UTF_8))) % partitionCount;
+        return partitionOf(group, partitionCount);
+    }
+
+    /** The ledger topic that holds {@code group}'s entries. */
+    static String topicOf(LedgerSettings settings, String group) {
+        return settings.topic();
+    }
+
+    /** The partition of a ledger topic with {@code partitions} partitions that holds {@code group}'s entries. */
+    static int partitionOf(String group, int partitions) {
+        return Utils.toPositive(Utils.murmur2(group.getBytes(StandardCharsets.UTF_8))) % partitions;
     }
 
     public ProducerRecord<byte[], byte[]> entryRecord(int partition, String group, LedgerEntry entry) {

@@ -34,11 +34,26 @@ public final class LedgerView implements AutoCloseable {
     // Set after the reader (re)started above offset 0: records were deleted below the first snapshot,
     // so the index is incomplete until that snapshot has been read.
     private final Map<Integer, Boolean> awaitingSnapshot = new HashMap<>();
+    private final RecordObserver observer;
+
+    /** Sees every ledger record this view applies, in log order (the inspection tools list them). */
+    @FunctionalInterface
+    interface RecordObserver {
+        RecordObserver NONE = (partition, offset, record, bytes) -> { };
+
+        /** {@code record} is a {@link LedgerEntry} or a {@link LedgerSnapshot}; a re-read after truncation repeats offsets. */
+        void applied(int partition, long offset, Object record, int bytes);
+    }
 
     /** @param connection the helper consumer's connection settings, client id included */
     LedgerView(Map<String, Object> connection, String topic, IsolationLevel isolation) {
+        this(connection, topic, isolation, RecordObserver.NONE);
+    }
+
+    LedgerView(Map<String, Object> connection, String topic, IsolationLevel isolation, RecordObserver observer) {
         this.topic = topic;
         this.isolation = isolation;
+        this.observer = observer;
         Map<String, Object> config = new HashMap<>(connection);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString().toLowerCase(Locale.ROOT));
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
@@ -113,12 +128,14 @@ public final class LedgerView implements AutoCloseable {
             int p = record.partition();
             Object decoded = LedgerCodec.decode(record.value(), record.offset());
             LedgerIndex index = indexes.get(p);
+            int bytes = record.serializedValueSize() + Math.max(0, record.serializedKeySize());
             if (decoded instanceof LedgerEntry entry) {
-                index.addEntry(entry, record.serializedValueSize() + Math.max(0, record.serializedKeySize()));
+                index.addEntry(entry, bytes);
             } else if (decoded instanceof LedgerSnapshot snapshot) {
                 index.applySnapshot(snapshot);
                 awaitingSnapshot.put(p, false);
             }
+            observer.applied(p, record.offset(), decoded, bytes);
         }
     }
 
