@@ -91,6 +91,16 @@ public final class BrokerCapabilities {
         return clientKnowsNewPartitionsConfig && finalizedLevel("group.version") >= GROUP_VERSION_NEW_PARTITIONS;
     }
 
+    /** Whether the broker runs the consumer group protocol (KIP-848, {@code group.version} at least 1). */
+    public boolean supportsConsumerProtocol() {
+        return finalizedLevel("group.version") >= 1;
+    }
+
+    /** Whether the broker runs the Kafka Streams group protocol (KIP-1071, {@code streams.version} at least 1). */
+    public boolean supportsStreamsProtocol() {
+        return finalizedLevel("streams.version") >= 1;
+    }
+
     /** Whether the broker has share groups enabled ({@code share.version} at least 1). */
     public boolean supportsShareGroups() {
         return finalizedLevel("share.version") >= 1;

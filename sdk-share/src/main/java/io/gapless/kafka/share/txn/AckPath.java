@@ -31,14 +31,7 @@ public enum AckPath {
      * @throws UnsupportedVersionException with {@link Fallback#FAIL} and no native support
      */
     public static AckPath choose(NativeShareTransactions nativeSupport, Fallback fallback, String client, String ledgerTopic) {
-        ModeDecision decision = ModeDecision.decide(fallback, () -> {
-            if (!nativeSupport.clientSupports()) {
-                return ModeDecision.Support.missing("kafka-clients on the classpath");
-            }
-            return nativeSupport.brokerSupports() ? ModeDecision.Support.available("kafka-clients and the broker")
-                    : ModeDecision.Support.missing("the broker");
-        }, missing -> new UnsupportedVersionException("Transactional share acknowledgements (KIP-1289) are not supported by "
-                + missing + " and " + ShareTransactionConfigs.FALLBACK_CONFIG + "=" + Fallback.FAIL));
+        ModeDecision decision = decide(nativeSupport, fallback);
         switch (decision.kind()) {
             case NATIVE -> {
                 log.info("{}: transactional share acknowledgements are native (KIP-1289)", client);
@@ -56,5 +49,22 @@ public enum AckPath {
                 return LEDGER;
             }
         }
+    }
+
+    /**
+     * The decision {@link #choose} takes, without logging or choosing a path: for tools that report
+     * what a client would run as ({@code gapless probe}).
+     *
+     * @throws UnsupportedVersionException with {@link Fallback#FAIL} and no native support
+     */
+    public static ModeDecision decide(NativeShareTransactions nativeSupport, Fallback fallback) {
+        return ModeDecision.decide(fallback, () -> {
+            if (!nativeSupport.clientSupports()) {
+                return ModeDecision.Support.missing("kafka-clients on the classpath");
+            }
+            return nativeSupport.brokerSupports() ? ModeDecision.Support.available("kafka-clients and the broker")
+                    : ModeDecision.Support.missing("the broker");
+        }, missing -> new UnsupportedVersionException("Transactional share acknowledgements (KIP-1289) are not supported by "
+                + missing + " and " + ShareTransactionConfigs.FALLBACK_CONFIG + "=" + Fallback.FAIL));
     }
 }
