@@ -76,6 +76,11 @@ public final class BrokerCapabilities {
         return finalizedLevels.getOrDefault(feature, (short) 0);
     }
 
+    /** Every feature the broker finalizes, with its level (empty when the broker was not asked). */
+    public Map<String, Short> finalizedLevels() {
+        return new TreeMap<>(finalizedLevels);
+    }
+
     /** Whether the broker was asked; {@link #clientOnly()} did not. */
     public boolean brokerProbed() {
         return brokerProbed;

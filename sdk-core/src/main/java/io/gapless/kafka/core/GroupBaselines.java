@@ -92,7 +92,7 @@ public final class GroupBaselines {
         Map<String, Object> settings = new HashMap<>(config);
         settings.put("group.id", groupId);
         GaplessConsumerConfig parsed = new GaplessConsumerConfig(settings);
-        return new BaselineStore(parsed.baselineTopic(), groupId, ConnectionConfigs.from(settings, "baseline-admin"),
+        return new BaselineStore(parsed.baselineTopic(), groupId, ConnectionConfigs.from(settings, "baseline"),
                 Duration.ofMillis(parsed.baselineTimeoutMs()), () -> { }, () -> { });
     }
 }

@@ -499,8 +499,10 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         if (cause instanceof BaselineUnavailableException bue) {
             return bue;
         }
+        String why = cause instanceof TimeoutException ? "timed out after " + timeout.toMillis() + " ms ("
+                + io.gapless.kafka.core.GaplessConsumerConfig.BASELINE_TIMEOUT_MS_CONFIG + ")" : cause.toString();
         return new BaselineUnavailableException("Cannot " + what + " the group baseline of group " + group + " in topic "
-                + topic + ": " + cause, cause);
+                + topic + ": " + why, cause);
     }
 
     /** Same as {@link #close(Duration)} with five seconds. */
