@@ -73,19 +73,15 @@ class ArchitectureTest {
 
     /**
      * Package cycles known today. sdk-core: GaplessConsumer and its config sit in the package of the
-     * value types the internals use (ResetPolicy, BrokerCapabilities, ...); sdk-streams:
-     * NewPartitionsReset and StreamsProtocolHook reach back into the wiring (issue 10's sdk-core
-     * and sdk-streams work removes both); sdk-testkit: FatalExitGuard throws the public
-     * EmbeddedKafkaFatalException.
+     * value types the internals use (ResetPolicy, BrokerCapabilities, ...); sdk-testkit:
+     * FatalExitGuard throws the public EmbeddedKafkaFatalException.
      */
     private static final List<Set<String>> KNOWN_PACKAGE_CYCLES = List.of(
             Set.of(CORE, CORE + ".internal", CORE + ".internal.baseline", CORE + ".spi"),
-            Set.of(STREAMS, STREAMS + ".internal"),
             Set.of(TESTKIT, TESTKIT + ".internal"));
 
-    /** Class cycles across packages known today (issue 10's sdk-streams work breaks it). */
-    private static final List<Set<String>> KNOWN_CLASS_CYCLES = List.of(
-            Set.of(STREAMS + ".NewPartitionsReset", STREAMS + ".internal.AutoOffsetResets"));
+    /** Class cycles across packages known today: none. */
+    private static final List<Set<String>> KNOWN_CLASS_CYCLES = List.of();
 
     /** Top-level class -> top-level classes it depends on (nested classes folded into their top-level class). */
     private static Map<String, Set<String>> classes;

@@ -41,7 +41,7 @@ class GaplessMainConsumerTest {
 
     @Test
     void streamsProtocolWrapperOverridesTheMethodsThatCarryTheFeature() throws Exception {
-        for (String name : List.of("poll", "position", "subscribe", "assign", "unsubscribe", "metrics", "close", "wrapConsumer")) {
+        for (String name : List.of("poll", "position", "seek", "seekToBeginning", "seekToEnd", "wakeup", "subscribe", "assign", "unsubscribe", "metrics", "close", "wrapConsumer")) {
             for (Method m : ConsumerWrapper.class.getMethods()) {
                 if (m.getName().equals(name)) {
                     assertEquals(GaplessConsumerWrapper.class,
