@@ -1,6 +1,7 @@
 package io.gapless.kafka.share.ledger;
 
 import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.MetricDefinition;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
@@ -40,6 +41,11 @@ import java.util.stream.Collectors;
  */
 public final class AckLedger implements AutoCloseable {
     public static final String METRIC_GROUP = "gapless-share-ledger";
+    private static final MetricDefinition BYTES_SINCE_SNAPSHOT = new MetricDefinition("bytes-since-snapshot", METRIC_GROUP, "gapless.share",
+            MetricDefinition.Type.GAUGE, "Ledger entry bytes read from this ack-ledger partition since its last snapshot (KIP-1349's rule).",
+            List.of("client-id", "topic", "partition"));
+    /** Every metric of {@code TransactionalShareProducer} on the ack ledger, for the generated reference. */
+    public static final List<MetricDefinition> METRIC_DEFINITIONS = List.of(BYTES_SINCE_SNAPSHOT);
     private static final Logger log = LoggerFactory.getLogger(AckLedger.class);
 
     private final Map<String, Object> clientConfig;
@@ -117,10 +123,8 @@ public final class AckLedger implements AutoCloseable {
             return;
         }
         LedgerIndex index = committed().index(partition);
-        MetricName name = metrics.metricName("bytes-since-snapshot", METRIC_GROUP,
-                "Ledger entry bytes read from this ack-ledger partition since its last snapshot (KIP-1349's rule).",
-                Map.of("client-id", String.valueOf(clientConfig.get(CommonClientConfigs.CLIENT_ID_CONFIG)),
-                        "topic", topic(), "partition", Integer.toString(partition)));
+        MetricName name = BYTES_SINCE_SNAPSHOT.in(metrics, Map.of("client-id", String.valueOf(clientConfig.get(CommonClientConfigs.CLIENT_ID_CONFIG)),
+                "topic", topic(), "partition", Integer.toString(partition)));
         metrics.addMetric(name, (Measurable) (cfg, now) -> index.bytesSinceSnapshot());
     }
 
