@@ -162,5 +162,10 @@ public final class GaplessConsumerConfig extends AbstractConfig {
                 throw new ConfigException(name, value, e.getMessage());
             }
         }
+
+        @Override
+        public String toString() {
+            return "a legal topic name";
+        }
     }
 }
