@@ -34,18 +34,18 @@ final class BaselineCommand implements Runnable {
     }
 
     static CommandFailure noBaseline(GroupBaselineDescription d) {
+        String settings = GaplessConsumerConfig.BASELINE_TOPIC_PREFIX_CONFIG + " or " + GaplessConsumerConfig.BASELINE_TOPIC_CONFIG;
         if (!d.topicExists()) {
-            return new CommandFailure("Group '" + d.groupId() + "' has no baseline: the baseline topic " + d.topic()
-                    + " does not exist (no group has run the SDK's new-partitions emulation on this cluster, or "
-                    + GaplessConsumerConfig.BASELINE_TOPIC_CONFIG + " differs from the group's clients)");
+            return new CommandFailure("Group '" + d.groupId() + "' has no baseline: its baseline topic " + d.topic()
+                    + " does not exist (the group never ran with a new-partitions policy on this cluster, or " + settings
+                    + " differs from the group's clients)");
         }
         if (!d.incarnation().isEmpty()) {
             return new CommandFailure("Group '" + d.groupId() + "' has no baseline in " + d.topic() + ": it was forgotten or reset"
                     + " (incarnation " + d.incarnation() + "); a new one starts when the group next runs");
         }
         return new CommandFailure("Group '" + d.groupId() + "' has no baseline in " + d.topic()
-                + ": it never ran with auto.offset.reset.new.partitions (or " + GaplessConsumerConfig.BASELINE_TOPIC_CONFIG
-                + " differs from the group's clients)");
+                + ": it never ran with a new-partitions policy (or " + settings + " differs from the group's clients)");
     }
 
     @Command(name = "describe", description = "Show when the group started, what it recorded then, and its members now.")

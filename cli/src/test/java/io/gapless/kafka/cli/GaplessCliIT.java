@@ -78,7 +78,7 @@ class GaplessCliIT {
 
             Cli.Result live = gapless(on(bootstrap, null, "baseline", "describe", group));
             assertOk(live);
-            assertTrue(live.out().contains("Group '" + group + "': baseline in topic __gapless_group_baselines, partition "), live.out());
+            assertTrue(live.out().contains("Group '" + group + "': baseline in topic __gapless_baseline." + group + ", partition 0"), live.out());
             assertTrue(live.out().matches("(?s).*started\\s+20\\d\\d-.*"), live.out());
             assertTrue(live.out().matches("(?s).*snapshot\\s+\\d+ topics existed when the group started.*"), live.out());
             assertTrue(live.out().matches("(?s).*members now\\s+1\\s.*"), live.out());
@@ -97,10 +97,13 @@ class GaplessCliIT {
     @Test
     void baselineOfAnUnknownGroupOrAMissingTopicIsAnErrorAndCreatesNothing() throws Exception {
         String group = TestTopics.unique("cli-nobody");
-        assertFails(gapless(on(bootstrap, null, "baseline", "describe", group)), "Error: Group '" + group + "' has no baseline");
+        assertFails(gapless(on(bootstrap, null, "baseline", "describe", group)), "Error: Group '" + group + "' has no baseline: its baseline topic __gapless_baseline."
+                + group + " does not exist");
+        assertFalse(kafka.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains("__gapless_baseline." + group),
+                "describing an unknown group creates no topic for it");
         String absent = TestTopics.unique("cli-no-baselines");
         Path config = commandConfig(Map.of("gapless.baseline.topic", absent));
-        assertFails(gapless(on(bootstrap, config, "baseline", "describe", group)), "the baseline topic " + absent + " does not exist");
+        assertFails(gapless(on(bootstrap, config, "baseline", "describe", group)), "its baseline topic " + absent + " does not exist");
         assertFails(gapless(on(bootstrap, config, "baseline", "forget", group)), "does not exist");
         assertFalse(kafka.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(absent));
     }
