@@ -38,15 +38,16 @@ final class LedgerCommand implements Runnable {
         Map<String, Object> config = connection.clientConfig();
         LedgerSettings settings = new TransactionalShareProducerConfig(config).ledger();
         LedgerReport report = LedgerInspection.inspect(config, settings, group, connection.timeout());
+        String settingsKeys = GaplessShareConfig.LEDGER_TOPIC_PREFIX_CONFIG + " or " + GaplessShareConfig.LEDGER_TOPIC_CONFIG;
         if (!report.topicExists()) {
-            throw new CommandFailure("Share group '" + group + "' has no ack ledger: the ledger topic " + report.topic()
-                    + " does not exist (no transactional share acknowledgements were committed on this cluster, or "
-                    + GaplessShareConfig.LEDGER_TOPIC_CONFIG + " differs from the group's clients)");
+            throw new CommandFailure("Share group '" + group + "' has no ack ledger: its ledger topic " + report.topic()
+                    + " does not exist (the group never committed transactional share acknowledgements on this cluster, or "
+                    + settingsKeys + " differs from the group's clients)");
         }
         if (!report.groupSeen()) {
             throw new CommandFailure("Share group '" + group + "' has no records in ack ledger " + report.topic() + "-" + report.partition()
                     + " (offsets " + report.logStartOffset() + " to " + report.highWatermark() + "): it never committed transactional"
-                    + " share acknowledgements, or " + GaplessShareConfig.LEDGER_TOPIC_CONFIG + " differs from the group's clients");
+                    + " share acknowledgements, or " + settingsKeys + " differs from the group's clients");
         }
         return report;
     }
@@ -67,7 +68,8 @@ final class LedgerCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             out.printf("Share group '%s': ack ledger %s, partition %d%n", r.groupId(), r.topic(), r.partition());
             row(out, "offsets", "log start " + r.logStartOffset() + ", last stable " + r.lastStableOffset() + ", high watermark " + r.highWatermark());
-            row(out, "entries", r.entries().size() + " (" + r.count(LedgerReport.Fate.COMMITTED) + " committed, "
+            row(out, "entries", r.entries().size() + " (" + r.count(LedgerReport.Fate.COMMITTED) + " committed, of them "
+                    + r.entries().stream().filter(LedgerReport.Entry::confirmed).count() + " confirmed; "
                     + r.count(LedgerReport.Fate.ABORTED) + " aborted, " + r.count(LedgerReport.Fate.OPEN) + " open)");
             row(out, "open transactions", r.openTransactions().isEmpty() ? "none" : r.entries().stream()
                     .filter(e -> e.fate() == LedgerReport.Fate.OPEN)
@@ -78,7 +80,8 @@ final class LedgerCommand implements Runnable {
                 LedgerReport.Snapshot last = r.snapshots().get(r.snapshots().size() - 1);
                 row(out, "snapshots", r.snapshots().size() + ", latest at offset " + last.offset() + " covering offsets below " + last.coversBelow());
                 row(out, "watermarks", last.watermarks().isEmpty() ? "none" : last.watermarks().entrySet().stream()
-                        .map(w -> name(w.getKey()) + " below " + w.getValue()).collect(Collectors.joining(", ")));
+                        .map(w -> name(w.getKey()) + (w.getValue() == Long.MAX_VALUE ? " (topic deleted)" : " below " + w.getValue()))
+                        .collect(Collectors.joining(", ")));
             }
             row(out, "bytes since snapshot", r.bytesSinceSnapshot() + " (a snapshot is written at " + snapshotBytes + ", "
                     + GaplessShareConfig.LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG + ")");
@@ -102,16 +105,19 @@ final class LedgerCommand implements Runnable {
             out.printf("Share group '%s': ack ledger %s, partition %d, offsets %d to %d (last stable %d)%n", r.groupId(), r.topic(),
                     r.partition(), r.logStartOffset(), r.highWatermark(), r.lastStableOffset());
             String format = "%-8s %-9s %-10s %-24s %-28s %s%n";
+            out.printf("(fate committed+: committed and confirmed, the group accepted its acknowledgements)%n");
             out.printf(format, "OFFSET", "RECORD", "FATE", "TRANSACTIONAL-ID", "SHARE-PARTITION", "CONTENT");
             Map<Long, Runnable> lines = new TreeMap<>();
             for (LedgerReport.Entry e : r.entries()) {
+                String fate = e.fate().name().toLowerCase(java.util.Locale.ROOT) + (e.confirmed() ? "+" : "");
                 lines.put(e.offset(), () -> e.ranges().forEach((key, ranges) -> out.printf(format, e.offset(), "entry",
-                        e.fate().name().toLowerCase(java.util.Locale.ROOT), e.transactionalId(), name(key), ranges(ranges, false))));
+                        fate, e.transactionalId(), name(key), ranges(ranges, false))));
             }
             for (LedgerReport.Snapshot s : r.snapshots()) {
                 lines.put(s.offset(), () -> {
                     out.printf(format, s.offset(), "snapshot", "-", "-", "-", "covers offsets below " + s.coversBelow());
-                    s.watermarks().forEach((key, wm) -> out.printf(format, "", "", "", "", name(key), "pruned below " + wm));
+                    s.watermarks().forEach((key, wm) -> out.printf(format, "", "", "", "", name(key),
+                            wm == Long.MAX_VALUE ? "topic deleted" : "pruned below " + wm));
                     s.ranges().forEach((key, ranges) -> out.printf(format, "", "", "", "", name(key), ranges(ranges, true)));
                 });
             }

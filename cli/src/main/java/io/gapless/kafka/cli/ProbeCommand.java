@@ -93,7 +93,7 @@ final class ProbeCommand implements Callable<Integer> {
                 requireShareGroups(caps);
                 ModeDecision d = AckPath.decide(NativeShareTransactions.reflective(config), producerConfig.fallback());
                 return d.kind() == ModeDecision.Kind.EMULATE
-                        ? new ModeDecision(d.kind(), d.reason() + " has no KIP-1289: the ack ledger " + ledger.topic() + " emulates it") : d;
+                        ? new ModeDecision(d.kind(), d.reason() + " has no KIP-1289: the ack ledger " + ledger.describe() + " emulates it") : d;
             });
             row(out, "KIP-1349 " + ShareGroupSetting.MAX_RECORD_BYTES_BETWEEN_SNAPSHOTS.key() + " (group config)", () -> {
                 requireShareGroups(caps);

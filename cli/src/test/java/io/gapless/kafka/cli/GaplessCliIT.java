@@ -152,14 +152,14 @@ class GaplessCliIT {
 
         Cli.Result status = gapless(on(bootstrap, null, "ledger", "status", group));
         assertOk(status);
-        assertTrue(status.out().contains("Share group '" + group + "': ack ledger __gapless_share_ack_ledger, partition "), status.out());
-        assertTrue(status.out().matches("(?s).*entries\\s+1 \\(1 committed, 0 aborted, 0 open\\).*"), status.out());
+        assertTrue(status.out().contains("Share group '" + group + "': ack ledger __gapless_ledger." + group + ", partition 0"), status.out());
+        assertTrue(status.out().matches("(?s).*entries\\s+1 \\(1 committed, of them [01] confirmed; 0 aborted, 0 open\\).*"), status.out());
         assertTrue(status.out().matches("(?s).*open transactions\\s+none.*"), status.out());
         assertTrue(status.out().matches("(?s).*bytes since snapshot\\s+\\d+ \\(a snapshot is written at 20971520.*"), status.out());
 
         Cli.Result dump = gapless(on(bootstrap, null, "ledger", "dump", group));
         assertOk(dump);
-        assertTrue(dump.out().matches("(?s).*\\n\\d+\\s+entry\\s+committed\\s+" + group + "-txn\\s+" + input + "-0\\s+0-\\d+ accept \\(delivery 1\\).*"),
+        assertTrue(dump.out().matches("(?s).*\\n\\d+\\s+entry\\s+committed\\+?\\s+" + group + "-txn\\s+" + input + "-0\\s+0-\\d+ accept \\(delivery 1\\).*"),
                 dump.out());
     }
 
@@ -167,9 +167,11 @@ class GaplessCliIT {
     void ledgerOfAnUnknownGroupOrAMissingTopicIsAnError() throws Exception {
         String group = TestTopics.unique("cli-share-none");
         String absent = TestTopics.unique("cli-no-ledger");
+        assertFails(gapless(on(bootstrap, null, "ledger", "status", group)), "Error: Share group '" + group + "' has no ack ledger: its ledger topic "
+                + "__gapless_ledger." + group + " does not exist");
+        assertFalse(kafka.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains("__gapless_ledger." + group));
         Path config = commandConfig(Map.of(GaplessShareConfig.LEDGER_TOPIC_CONFIG, absent));
-        assertFails(gapless(on(bootstrap, config, "ledger", "status", group)), "Error: Share group '" + group + "' has no ack ledger: the ledger topic "
-                + absent + " does not exist");
+        assertFails(gapless(on(bootstrap, config, "ledger", "status", group)), "its ledger topic " + absent + " does not exist");
         assertFalse(kafka.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(absent));
 
         String ledger = TestTopics.unique("cli-ledger");
@@ -192,7 +194,7 @@ class GaplessCliIT {
         assertRow(r, "KIP-1327 Kafka Streams, group.protocol=streams", "emulated", "");
         assertRow(r, "KIP-1327 share groups, share.auto.offset.reset.new.partitions", "emulated",
                 "the broker does not know the group config share.auto.offset.reset.new.partitions");
-        assertRow(r, "KIP-1289 transactional share acknowledgements", "emulated", "the ack ledger __gapless_share_ack_ledger emulates it");
+        assertRow(r, "KIP-1289 transactional share acknowledgements", "emulated", "the ack ledger __gapless_ledger.<group> emulates it");
         assertRow(r, "KIP-1349 share.max.record.bytes.between.snapshots (group config)", "refused", "KIP-1349");
         assertRow(r, "KIP-1349 bytes-based snapshots of the SDK's ack ledger", "emulated", "every 20971520 bytes");
     }

@@ -210,14 +210,22 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
         }
     }
 
-    /** The Kafka consumer's metrics plus the SDK's ({@code gapless-share-reset-metrics} group, with KIP-1327). */
+    /**
+     * The Kafka consumer's metrics plus the SDK's: {@code gapless-share-reset-metrics} (with KIP-1327),
+     * {@code gapless-share-transactions} (transactional mode, emulated or at-least-once).
+     */
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
-        if (newPartitionsReset == null) {
+        if (newPartitionsReset == null && transactions == null) {
             return delegate.metrics();
         }
         Map<MetricName, Metric> all = new HashMap<>(delegate.metrics());
-        all.putAll(newPartitionsReset.metrics());
+        if (newPartitionsReset != null) {
+            all.putAll(newPartitionsReset.metrics());
+        }
+        if (transactions != null) {
+            all.putAll(transactions.metrics());
+        }
         return Collections.unmodifiableMap(all);
     }
 

@@ -6,6 +6,7 @@ import io.gapless.kafka.core.spi.MetricDefinition;
 import io.gapless.kafka.share.GaplessShareConfig;
 import io.gapless.kafka.share.ledger.AckLedger;
 import io.gapless.kafka.share.reset.ShareResetMetrics;
+import io.gapless.kafka.share.txn.TransactionMetrics;
 import io.gapless.kafka.share.txn.TransactionalShareProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 
@@ -56,7 +57,10 @@ final class ReferenceDocs {
         metricSection(out, "GaplessConsumer and the Kafka Streams main consumer", "Registered when `auto.offset.reset.new.partitions` "
                 + "(or a source's new-partitions policy) is set. `policy` is `earliest`, `latest` or `by_duration`; `classification` is "
                 + "`new`, `pre-existing` or `out-of-range`.", ResetMetrics.DEFINITIONS);
-        metricSection(out, "GaplessShareConsumer", "Registered when `share.auto.offset.reset.new.partitions` is set.", ShareResetMetrics.DEFINITIONS);
+        metricSection(out, "GaplessShareConsumer: new partitions", "Registered when `share.auto.offset.reset.new.partitions` is set.",
+                ShareResetMetrics.DEFINITIONS);
+        metricSection(out, "GaplessShareConsumer: transactional acknowledgements", "Registered with "
+                + "`share.acknowledgement.mode=transactional` (emulated or at-least-once).", TransactionMetrics.DEFINITIONS);
         metricSection(out, "TransactionalShareProducer", "One per ack-ledger partition the producer has committed to, on the emulated "
                 + "(ledger) path.", AckLedger.METRIC_DEFINITIONS);
         return out.toString();

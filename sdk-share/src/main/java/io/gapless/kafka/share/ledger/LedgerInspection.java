@@ -5,12 +5,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,19 +49,16 @@ public final class LedgerInspection {
             throw new IllegalArgumentException("groupId must not be blank, got '" + groupId + "'");
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        String topic = AckLedger.topicOf(settings, groupId);
+        TopicPartition tp = AckLedger.partitionOf(settings, groupId);
         Map<String, Object> adminConfig = ConnectionConfigs.from(connection, "ledger-inspect-admin");
         // Calls the inspection gave up on must not keep close() waiting for Admin's own (longer) timeout.
         adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(30_000, timeout.toMillis()));
         Admin admin = Admin.create(adminConfig);
         try {
-            TopicDescription description = describe(admin, topic, deadline);
-            if (description == null) {
-                return new LedgerReport(groupId, topic, false, -1, -1, -1, -1, List.of(), List.of(), 0);
+            if (!LedgerTopic.exists(admin, tp.topic())) {
+                return new LedgerReport(groupId, tp.topic(), false, -1, -1, -1, -1, List.of(), List.of(), 0);
             }
-            int partition = AckLedger.partitionOf(groupId, description.partitions().size());
-            TopicPartition tp = new TopicPartition(topic, partition);
             long logStart = offset(admin, tp, OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED, deadline);
             long stable = offset(admin, tp, OffsetSpec.latest(), IsolationLevel.READ_COMMITTED, deadline);
             long high = offset(admin, tp, OffsetSpec.latest(), IsolationLevel.READ_UNCOMMITTED, deadline);
@@ -71,39 +66,41 @@ public final class LedgerInspection {
             Map<Long, Object> all = new TreeMap<>();
             Map<Long, Integer> sizes = new TreeMap<>();
             Set<Long> committed = new HashSet<>();
+            List<LedgerReport.Entry> entries = new ArrayList<>();
+            List<LedgerReport.Snapshot> snapshots = new ArrayList<>();
             long bytesSinceSnapshot;
-            try (LedgerView everything = new LedgerView(ConnectionConfigs.from(connection, "ledger-inspect-all"), topic,
+            try (LedgerView everything = new LedgerView(ConnectionConfigs.from(connection, "ledger-inspect-all"),
                     IsolationLevel.READ_UNCOMMITTED, (p, offset, record, bytes) -> {
                         all.put(offset, record);
                         sizes.put(offset, bytes);
                     });
-                 LedgerView committedView = new LedgerView(ConnectionConfigs.from(connection, "ledger-inspect-committed"), topic,
+                 LedgerView committedView = new LedgerView(ConnectionConfigs.from(connection, "ledger-inspect-committed"),
                          IsolationLevel.READ_COMMITTED, (p, offset, record, bytes) -> committed.add(offset))) {
-                everything.catchUpTo(partition, high, deadline);
-                committedView.catchUpTo(partition, stable, deadline);
-                bytesSinceSnapshot = committedView.index(partition).bytesSinceSnapshot();
-            }
-            List<LedgerReport.Entry> entries = new ArrayList<>();
-            List<LedgerReport.Snapshot> snapshots = new ArrayList<>();
-            all.forEach((offset, record) -> {
-                if (record instanceof LedgerEntry entry) {
-                    Map<ShareKey, List<LedgerRange>> mine = ofGroup(entry.ranges(), groupId);
-                    if (!mine.isEmpty()) {
-                        LedgerReport.Fate fate = offset >= stable ? LedgerReport.Fate.OPEN
-                                : committed.contains(offset) ? LedgerReport.Fate.COMMITTED : LedgerReport.Fate.ABORTED;
-                        entries.add(new LedgerReport.Entry(offset, entry.transactionalId(), fate, mine, sizes.get(offset)));
-                    }
-                } else if (record instanceof LedgerSnapshot snapshot) {
-                    Map<ShareKey, Long> watermarks = new LinkedHashMap<>();
-                    snapshot.watermarks().forEach((k, v) -> {
-                        if (k.group().equals(groupId)) {
-                            watermarks.put(k, v);
+                everything.catchUpTo(tp, high, deadline);
+                committedView.catchUpTo(tp, stable, deadline);
+                LedgerIndex index = committedView.index(tp);
+                bytesSinceSnapshot = index.bytesSinceSnapshot();
+                all.forEach((offset, record) -> {
+                    if (record instanceof LedgerEntry entry) {
+                        Map<ShareKey, List<LedgerRange>> mine = ofGroup(entry.ranges(), groupId);
+                        if (!mine.isEmpty()) {
+                            LedgerReport.Fate fate = offset >= stable ? LedgerReport.Fate.OPEN
+                                    : committed.contains(offset) ? LedgerReport.Fate.COMMITTED : LedgerReport.Fate.ABORTED;
+                            boolean confirmed = fate == LedgerReport.Fate.COMMITTED && mine.keySet().stream().allMatch(k -> index.confirmed(k, offset));
+                            entries.add(new LedgerReport.Entry(offset, entry.transactionalId(), fate, mine, confirmed, sizes.get(offset)));
                         }
-                    });
-                    snapshots.add(new LedgerReport.Snapshot(offset, snapshot.coversBelow(), watermarks, ofGroup(snapshot.ranges(), groupId)));
-                }
-            });
-            return new LedgerReport(groupId, topic, true, partition, logStart, stable, high, entries, snapshots, bytesSinceSnapshot);
+                    } else if (record instanceof LedgerSnapshot snapshot) {
+                        Map<ShareKey, Long> watermarks = new LinkedHashMap<>();
+                        snapshot.watermarks().forEach((k, w) -> {
+                            if (k.group().equals(groupId)) {
+                                watermarks.put(k, w.offset());
+                            }
+                        });
+                        snapshots.add(new LedgerReport.Snapshot(offset, snapshot.coversBelow(), watermarks, ofGroup(snapshot.ranges(), groupId)));
+                    }
+                });
+            }
+            return new LedgerReport(groupId, tp.topic(), true, tp.partition(), logStart, stable, high, entries, snapshots, bytesSinceSnapshot);
         } finally {
             admin.close(Duration.ZERO);
         }
@@ -117,18 +114,6 @@ public final class LedgerInspection {
             }
         });
         return out;
-    }
-
-    private static TopicDescription describe(Admin admin, String topic, long deadline) {
-        try {
-            return await(() -> admin.describeTopics(List.of(topic)).allTopicNames().get(remainingMs(deadline), TimeUnit.MILLISECONDS)
-                    .get(topic), "describe the ack-ledger topic " + topic);
-        } catch (KafkaException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return null;
-            }
-            throw e;
-        }
     }
 
     private static long offset(Admin admin, TopicPartition tp, OffsetSpec spec, IsolationLevel isolation, long deadline) {
@@ -149,7 +134,7 @@ public final class LedgerInspection {
         } catch (java.util.concurrent.TimeoutException e) {
             throw new TimeoutException("Timed out trying to " + what, e);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof KafkaException k && !(k instanceof UnknownTopicOrPartitionException)) {
+            if (e.getCause() instanceof KafkaException k) {
                 throw k;
             }
             throw new KafkaException("Cannot " + what + ": " + e.getCause(), e.getCause());

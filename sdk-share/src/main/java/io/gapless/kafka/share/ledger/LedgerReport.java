@@ -48,9 +48,11 @@ public record LedgerReport(String groupId, String topic, boolean topicExists, in
      * @param transactionalId the writer's {@code transactional.id}
      * @param fate            its transaction's fate
      * @param ranges          the group's share-partitions and the ranges the entry acknowledges there
+     * @param confirmed       committed, and confirmed for each of those share-partitions (the group accepted its acknowledgements)
      * @param bytes           the record's size (key and value)
      */
-    public record Entry(long offset, String transactionalId, Fate fate, Map<ShareKey, List<LedgerRange>> ranges, int bytes) {
+    public record Entry(long offset, String transactionalId, Fate fate, Map<ShareKey, List<LedgerRange>> ranges, boolean confirmed,
+                        int bytes) {
         public Entry {
             ranges = Map.copyOf(ranges);
         }
@@ -62,6 +64,7 @@ public record LedgerReport(String groupId, String topic, boolean topicExists, in
      * @param offset      its ledger offset
      * @param coversBelow every entry below this offset is in it (and may be deleted)
      * @param watermarks  the group's share-partitions and the start offsets below which their ranges were pruned
+     *                    ({@link Long#MAX_VALUE}: the share-partition's topic was deleted)
      * @param ranges      the group's committed ranges it keeps
      */
     public record Snapshot(long offset, long coversBelow, Map<ShareKey, Long> watermarks, Map<ShareKey, List<LedgerRange>> ranges) {

@@ -12,6 +12,7 @@ import org.apache.kafka.common.errors.TimeoutException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,7 +23,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>States: no transaction, open ({@code inTransaction}), checked ({@code verified}: the ledger
  * check passed, so a {@code commitTransaction()} retried after a timeout commits without checking
- * again), fenced (final).
+ * again), commit pending ({@code commitPending}: {@code commitTransaction()} timed out; by Kafka's
+ * producer contract only a retry may follow, the transaction's fate is open and nothing can be
+ * staged), fenced (final).
+ *
+ * <p>A transaction that does not commit keeps its records with their consumer (RENEW: KIP-1289
+ * returns aborted records to their holder, and a release would cost each a delivery); only the
+ * ledger check's verdict releases a record whose delivery is over, or settles one another
+ * transaction committed.
  */
 final class ShareTransaction {
     private final Producer<byte[], byte[]> producer;
@@ -35,6 +43,7 @@ final class ShareTransaction {
     private final StagedAcks staged = new StagedAcks();
     private boolean inTransaction;
     private boolean verified;
+    private boolean commitPending;
     private boolean fenced;
 
     /** @param ledgerCheck the ledger check, on {@link AckPath#LEDGER} only (else null) */
@@ -65,6 +74,11 @@ final class ShareTransaction {
         if (fenced) {
             throw Fencing.alreadyFenced(transactionalId);
         }
+        if (commitPending) {
+            throw new IllegalStateException("The previous commitTransaction() of transactional.id " + transactionalId
+                    + " timed out and must be retried: its transaction's fate is open, so nothing can be staged in it "
+                    + "(Kafka's producer contract); call commitTransaction() again");
+        }
         if (!inTransaction) {
             throw new IllegalStateException("No transaction in progress: call beginTransaction() before "
                     + "sendShareAcknowledgementsToTransaction()");
@@ -83,13 +97,25 @@ final class ShareTransaction {
             return;
         }
         ShareAckParticipant participant = ShareAckParticipant.of(metadata);
-        staged.add(participant, participant.stage(acknowledgements, transactionalId));
+        if (path == AckPath.LEDGER) {
+            ledgerCheck.admit(participant.metadata().groupId(), staged.groups());
+        }
+        Map<TopicIdPartition, List<LedgerRange>> ranges = participant.stage(acknowledgements, transactionalId);
+        List<String> clashes = staged.heldByOthers(participant, ranges);
+        if (!clashes.isEmpty()) {
+            participant.unstage(ranges);
+            throw new InvalidRecordStateException("Cannot acknowledge in this transaction: "
+                    + String.join("; ", clashes.subList(0, Math.min(10, clashes.size())))
+                    + (clashes.size() > 10 ? " (and " + (clashes.size() - 10) + " more)" : "")
+                    + ". The lock of one of the two deliveries expired; nothing of this call was staged.");
+        }
+        staged.add(participant, ranges);
     }
 
     /** See {@link TransactionalShareProducer#commitTransaction()}. */
     void commit() {
         if (staged.isEmpty() || path == AckPath.NATIVE) {
-            guardFenced(producer::commitTransaction);
+            guardFenced(this::commitKafka);
             inTransaction = false;
             return;
         }
@@ -97,7 +123,10 @@ final class ShareTransaction {
             commitChecked();
             return;
         }
-        commitAndSettle();
+        Map<ShareAckParticipant, Set<TopicIdPartition>> landed = commitAndSettle();
+        if (path == AckPath.LEDGER) {
+            ledgerCheck.afterCommit(landed, maxBlockMs);
+        }
     }
 
     private void commitChecked() {
@@ -108,9 +137,9 @@ final class ShareTransaction {
             if (!check.conflict()) {
                 verified = true;
                 phases.reached(TransactionPhase.CHECKED);
-                commitAndSettle();
+                Map<ShareAckParticipant, Set<TopicIdPartition>> landed = commitAndSettle();
                 // The transaction is committed; a snapshot problem must not look like a commit failure.
-                ledgerCheck.afterCommit(maxBlockMs);
+                ledgerCheck.afterCommit(landed, maxBlockMs);
                 return;
             }
         } catch (ProducerFencedException e) {
@@ -120,7 +149,7 @@ final class ShareTransaction {
             if (Fencing.isFatal(e)) {
                 throw fenced(e);
             }
-            if (!(e instanceof TimeoutException) || !verified) {
+            if (!commitPending) {
                 abortQuietly(e);
             }
             throw e;
@@ -135,12 +164,24 @@ final class ShareTransaction {
         staged.settleRefused(check.onAbort());
         throw new InvalidRecordStateException("Transaction of transactional.id " + transactionalId
                 + " was aborted by the ack-ledger check: " + check.reason()
-                + ". Records committed elsewhere were acknowledged as recorded, the others released for redelivery.");
+                + ". Records committed elsewhere were acknowledged as recorded, records whose delivery is over released, "
+                + "the others kept for this consumer's next poll.");
     }
 
-    private void commitAndSettle() {
+    // Kafka's commit; a timeout leaves the transaction's fate open and the retry mandatory.
+    private void commitKafka() {
         try {
             producer.commitTransaction();
+            commitPending = false;
+        } catch (TimeoutException e) {
+            commitPending = true;
+            throw e;
+        }
+    }
+
+    private Map<ShareAckParticipant, Set<TopicIdPartition>> commitAndSettle() {
+        try {
+            commitKafka();
         } catch (ProducerFencedException e) {
             onFenced();
             throw e;
@@ -151,17 +192,26 @@ final class ShareTransaction {
             if (Fencing.isFatal(e)) {
                 throw fenced(e);
             }
-            releaseStaged();
+            renewStaged();
             throw e;
         }
         inTransaction = false;
         phases.reached(TransactionPhase.COMMITTED);
-        staged.settleCommitted();
+        Map<ShareAckParticipant, Set<TopicIdPartition>> landed = staged.settleCommitted();
         phases.reached(TransactionPhase.ACKNOWLEDGED);
+        return landed;
     }
 
     /** See {@link TransactionalShareProducer#abortTransaction()}. */
     void abort() {
+        if (commitPending) {
+            // Kafka refuses this (the timed-out commit must be retried); should it ever allow it, the transaction is aborted.
+            guardFenced(producer::abortTransaction);
+            commitPending = false;
+            inTransaction = false;
+            renewStaged();
+            return;
+        }
         if (!inTransaction) {
             // Already aborted (by the ledger check or a failed commit): nothing left to undo.
             return;
@@ -170,7 +220,7 @@ final class ShareTransaction {
             guardFenced(producer::abortTransaction);
         } finally {
             inTransaction = false;
-            releaseStaged();
+            renewStaged();
         }
     }
 
@@ -181,18 +231,20 @@ final class ShareTransaction {
             cause.addSuppressed(e);
         }
         inTransaction = false;
-        releaseStaged();
+        renewStaged();
     }
 
-    private void releaseStaged() {
-        staged.releaseAll();
+    private void renewStaged() {
+        staged.renewAll();
         verified = false;
     }
 
     private void onFenced() {
         fenced = true;
         inTransaction = false;
-        releaseStaged();
+        commitPending = false;
+        // The consumer goes on with a new producer: its records stay with it.
+        renewStaged();
     }
 
     private void guardFenced(Runnable call) {
@@ -214,7 +266,7 @@ final class ShareTransaction {
         if (!(cause instanceof ProducerFencedException)) {
             try {
                 producer.abortTransaction();
-            } catch (KafkaException ignored) {
+            } catch (KafkaException | IllegalStateException ignored) {
                 // Fenced producers cannot abort; the coordinator already aborted the transaction.
             }
         }
@@ -225,14 +277,25 @@ final class ShareTransaction {
     /** The ledger side of {@link AckPath#LEDGER}: {@link LedgerCommitProtocol}, or a test's fake. */
     interface LedgerCheck extends AutoCloseable {
         /**
+         * Lets records of {@code group} join a transaction that holds records of {@code stagedGroups}:
+         * they must share one ledger partition, whose topic must be safe.
+         *
+         * @throws IllegalStateException when they do not, or the ledger topic is unsafe (naming it and the setting)
+         */
+        void admit(String group, Set<String> stagedGroups);
+
+        /**
          * Writes the ledger entries of {@code staged} into the open transaction and checks them.
          *
          * @throws KafkaException (incl. ProducerFencedException, TimeoutException) when it cannot decide
          */
         CommitCheck writeAndCheck(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, long deadlineNanos);
 
-        /** After the commit: snapshots what the last check touched, where due, each within {@code timeoutMs}; logs failures. */
-        void afterCommit(long timeoutMs);
+        /**
+         * After the commit: records which acknowledgements landed ({@code landed}, per consumer) and
+         * snapshots what the last check touched, where due, within {@code timeoutMs}; logs failures.
+         */
+        void afterCommit(Map<ShareAckParticipant, Set<TopicIdPartition>> landed, long timeoutMs);
 
         @Override
         void close();
