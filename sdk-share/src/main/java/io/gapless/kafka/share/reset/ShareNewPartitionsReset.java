@@ -1,5 +1,7 @@
 package io.gapless.kafka.share.reset;
 
+import io.gapless.kafka.core.GaplessConsumerConfig;
+import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.spi.ModeDecision;
@@ -75,8 +77,7 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         this.groupSettings = ShareGroupSettings.forGroup(admin, group).withTimeout(options.timeout());
         ModeDecision decision;
         try {
-            decision = ModeDecision.decide(options.mode(), this::brokerSupport, why -> new ConfigException(
-                    "gapless.new.partitions.mode", "native", why + " (KIP-1327); use auto or emulate"));
+            decision = decide(options.mode(), groupSettings, newPartitions);
         } catch (RuntimeException e) {
             admin.close(Duration.ZERO);
             throw e;
@@ -142,7 +143,20 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         return metrics.metrics();
     }
 
-    private ModeDecision.Support brokerSupport() {
+    /**
+     * How a share consumer of the group {@code settings} belongs to would deliver
+     * {@code share.auto.offset.reset.new.partitions=newPartitions}: native where the broker knows
+     * the group config (asked with a validate-only update, which changes nothing), otherwise by
+     * {@code mode}. Used at construction and by tools that report it ({@code gapless probe}).
+     *
+     * @throws ConfigException when {@code mode} is {@code native} and the broker lacks the group config
+     */
+    public static ModeDecision decide(NewPartitionsMode mode, ShareGroupSettings settings, ResetPolicy newPartitions) {
+        return ModeDecision.decide(mode, () -> brokerSupport(settings, newPartitions), why -> new ConfigException(
+                GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, "native", why + " (KIP-1327); use auto or emulate"));
+    }
+
+    private static ModeDecision.Support brokerSupport(ShareGroupSettings groupSettings, ResetPolicy newPartitions) {
         try {
             groupSettings.update().newPartitionsAutoOffsetReset(newPartitions).validate();
             return ModeDecision.Support.available("the broker knows the group config "

@@ -197,6 +197,22 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         return baseline;
     }
 
+    /**
+     * Whether the baseline topic exists, without creating it (every other call creates it on
+     * first use): read-only tools ask this first, so that looking at a group never creates a topic.
+     */
+    public boolean topicExists() {
+        return guarded("describe the topic of", () -> {
+            ensureAdmin();
+            return describeBaselineTopic().isPresent();
+        });
+    }
+
+    /** The partition of the baseline topic that holds the group's records; empty before the first read. */
+    public Optional<TopicPartition> partition() {
+        return Optional.ofNullable(groupPartition);
+    }
+
     /** Appends records to the group's partition and waits until they are acknowledged by all in-sync replicas. */
     public void append(List<BaselineRecord> records) {
         guarded("write", () -> {
@@ -587,8 +603,10 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         if (cause instanceof BaselineUnavailableException bue) {
             return bue;
         }
+        String why = cause instanceof TimeoutException ? "timed out after " + timeout.toMillis() + " ms ("
+                + io.gapless.kafka.core.GaplessConsumerConfig.BASELINE_TIMEOUT_MS_CONFIG + ")" : cause.toString();
         return new BaselineUnavailableException("Cannot " + what + " the group baseline of group " + group + " in topic "
-                + topic + ": " + cause, cause);
+                + topic + ": " + why, cause);
     }
 
     /** Same as {@link #close(Duration)} with five seconds. */
