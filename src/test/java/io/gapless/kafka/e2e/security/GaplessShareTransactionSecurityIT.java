@@ -6,6 +6,7 @@ import io.gapless.kafka.share.GaplessShareConsumer;
 import io.gapless.kafka.share.txn.ShareAcknowledgements;
 import io.gapless.kafka.share.txn.ShareTransactionConfigs;
 import io.gapless.kafka.share.txn.TransactionalShareAcknowledger;
+import io.gapless.kafka.share.txn.TransactionPhase;
 import io.gapless.kafka.share.txn.TransactionalShareProducer;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.TestClients;
@@ -205,9 +206,14 @@ class GaplessShareTransactionSecurityIT {
 
         /** @param extra settings of both clients on top of the loop's */
         Worker(Loop l, Map<String, Object> extra) {
+            this(l, extra, Map.of());
+        }
+
+        Worker(Loop l, Map<String, Object> extra, Map<String, Object> producerOnly) {
             loop = l;
             Map<String, Object> p = producerConfig(l);
             p.putAll(extra);
+            p.putAll(producerOnly);
             Map<String, Object> cc = consumerConfig(l);
             cc.putAll(extra);
             producer = new TransactionalShareProducer<>(p, new StringSerializer(), new StringSerializer());
@@ -339,6 +345,56 @@ class GaplessShareTransactionSecurityIT {
                     .collect(Collectors.joining("\n")));
         }
         assertEachRecordOutputOnce(l);
+    }
+
+    @Test
+    void fencingAPeerNeedsWriteOnItsTransactionalIdAndARefusalNamesIt() throws Exception {
+        // X stalls with its ledger entry written in an open transaction; Y, another principal of the group, gets the records
+        // again once X's locks expire and must fence X to commit.
+        Loop x = loop("stx-fence-x");
+        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, x.t().group()), List.of(
+                new AlterConfigOp(new ConfigEntry("share.record.lock.duration.ms", "3000"), AlterConfigOp.OpType.SET))))
+                .all().get(30, TimeUnit.SECONDS);
+        documentedAcls().forEach(acl -> grant(x, acl));
+        Tenant yUser = Tenant.create(kafka, "stx-fence-y");
+        SECRETS.addAll(yUser.secrets());
+        Loop y = new Loop(new Tenant(kafka, yUser.user(), yUser.password(), x.t().group(), x.t().topic()), x.output(),
+                TestTopics.unique("stx-fence-y-txn"), x.modesTopic());
+        documentedAcls().forEach(acl -> grant(y, acl));
+        y.t().allow(ResourceType.TOPIC, x.t().topic(), AclOperation.READ);
+        y.t().allow(ResourceType.TOPIC, x.output(), AclOperation.WRITE);
+
+        java.util.concurrent.atomic.AtomicBoolean stall = new java.util.concurrent.atomic.AtomicBoolean(true);
+        TransactionPhase.Listener stallOnce = phase -> {
+            if (phase == TransactionPhase.LEDGER_WRITTEN && stall.getAndSet(false)) {
+                throw new IllegalStateException("X stalls with its entry written");
+            }
+        };
+        try (Worker wx = new Worker(x, Map.of(), Map.of(TransactionPhase.LISTENER_CONFIG, stallOnce, "transaction.timeout.ms", 120_000))) {
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (stall.get()) {
+                if (System.nanoTime() > deadline) {
+                    fail("X got no records");
+                }
+                try {
+                    wx.once();
+                } catch (IllegalStateException stalled) {
+                    // X's transaction stays open, its ledger entry in it
+                }
+            }
+            try (Worker wy = new Worker(y)) {
+                RuntimeException failure = wy.firstFailure();
+                System.out.println("Y without Write on X's transactional.id: " + failure);
+                AuthorizationException cause = causeOfType(failure, AuthorizationException.class);
+                assertNotNull(cause, trace(failure));
+                assertTrue(cause.getMessage().contains("Write on transactional id " + x.transactionalId()), cause.getMessage());
+                assertEquals(List.of(), committedOutput(x), "nothing committed");
+
+                y.t().allow(ResourceType.TRANSACTIONAL_ID, x.transactionalId(), AclOperation.WRITE);
+                wy.runUntilAllOutput();
+            }
+        }
+        assertEachRecordOutputOnce(x);
     }
 
     @Test
