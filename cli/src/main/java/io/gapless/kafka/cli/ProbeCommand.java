@@ -65,17 +65,17 @@ final class ProbeCommand extends ClusterCommand {
             out.printf(FORMAT, "FEATURE", "RUNS AS", "WHY");
             Supplier<BrokerCapabilities> broker = () -> caps;
             row(out, "KIP-1327 GaplessConsumer, group.protocol=classic",
-                    () -> ModeDecision.decide(true, mode, BrokerCapabilities.clientOnly(), broker));
+                    () -> ModeDecision.decide(true, mode, "classic", BrokerCapabilities.clientOnly(), broker));
             row(out, "KIP-1327 GaplessConsumer, group.protocol=consumer", () -> {
                 require(caps.supportsConsumerProtocol(), "the broker does not run the consumer group protocol (KIP-848): group.version="
                         + caps.finalizedLevel("group.version"));
-                return ModeDecision.decide(true, mode, BrokerCapabilities.clientOnly(), broker);
+                return ModeDecision.decide(true, mode, "consumer", BrokerCapabilities.clientOnly(), broker);
             });
-            row(out, "KIP-1327 Kafka Streams, group.protocol=classic", () -> GaplessStreams.decide(true, mode, broker));
+            row(out, "KIP-1327 Kafka Streams, group.protocol=classic", () -> GaplessStreams.decide(true, mode, "classic", broker));
             row(out, "KIP-1327 Kafka Streams, group.protocol=streams", () -> {
                 require(caps.supportsStreamsProtocol(), "the broker does not run the streams group protocol (KIP-1071): streams.version="
                         + caps.finalizedLevel("streams.version"));
-                return GaplessStreams.decide(true, mode, broker);
+                return GaplessStreams.decide(true, mode, "streams", broker);
             });
             row(out, "KIP-1327 share groups, " + ShareGroupSetting.AUTO_OFFSET_RESET_NEW_PARTITIONS.key(), () -> {
                 requireShareGroups(caps);

@@ -202,6 +202,10 @@ public final class GaplessShareConfig extends AbstractConfig {
         return ShareTransactionConfigs.fallback(this);
     }
 
+    String modesTopic() {
+        return ShareTransactionConfigs.modesTopic(this);
+    }
+
     LedgerSettings ledger() {
         return ShareTransactionConfigs.ledgerSettings(this);
     }
@@ -240,6 +244,15 @@ public final class GaplessShareConfig extends AbstractConfig {
             kafka.put(ACKNOWLEDGEMENT_MODE_CONFIG, getString(ACKNOWLEDGEMENT_MODE_CONFIG));
         }
         return kafka;
+    }
+
+    /**
+     * Whether {@code share.acknowledgement.mode=explicit} was asked for: KIP-1289 as Kafka ships it,
+     * where the application's acknowledgements can be taken for a transaction with
+     * {@code acknowledgementsForTransaction()}.
+     */
+    boolean explicitMode() {
+        return explicitAcknowledgement() && !transactional();
     }
 
     /** Whether the Kafka consumer underneath acknowledges explicitly. */

@@ -109,10 +109,10 @@ public final class GaplessStreams {
                 .baselineTopic(BaselineTopic.of(config.sharedBaselineTopic().orElse(null), config.baselineTopicPrefix(), applicationId)).unavailablePolicy(config.baselineUnavailablePolicy())
                 .baselineTimeout(Duration.ofMillis(config.baselineTimeoutMs()));
         boolean anyPolicy = plan.build().anyNewPartitionsPolicy();
-        ModeDecision decision = decide(anyPolicy, config.mode(), () -> probe(streamsProps));
+        String protocol = streamsConfig.getString(StreamsConfig.GROUP_PROTOCOL_CONFIG).toLowerCase(Locale.ROOT);
+        ModeDecision decision = decide(anyPolicy, config.mode(), protocol, () -> probe(streamsProps));
         ResetPlan resetPlan = plan.decision(decision).build();
 
-        String protocol = streamsConfig.getString(StreamsConfig.GROUP_PROTOCOL_CONFIG).toLowerCase(Locale.ROOT);
         KafkaStreams streams;
         String hook;
         if ("streams".equals(protocol)) {
@@ -133,11 +133,14 @@ public final class GaplessStreams {
      * takes, for tools that report it ({@code gapless probe}).
      *
      * @param anyPolicy   whether any source (or the application) has a new-partitions policy
+     * @param groupProtocol the application's {@code group.protocol} ({@code classic} or {@code streams}); Kafka Streams'
+     *                      groups are never the consumer protocol KIP-1327's native path needs
      * @param brokerProbe asks the broker; called only when the kafka-clients on the classpath knows KIP-1327's setting
      * @throws ConfigException where the decision is native: this SDK version has no native delivery for Kafka Streams
      */
-    public static ModeDecision decide(boolean anyPolicy, NewPartitionsMode mode, Supplier<BrokerCapabilities> brokerProbe) {
-        ModeDecision decision = ModeDecision.decide(anyPolicy, mode, BrokerCapabilities.clientOnly(), brokerProbe);
+    public static ModeDecision decide(boolean anyPolicy, NewPartitionsMode mode, String groupProtocol,
+            Supplier<BrokerCapabilities> brokerProbe) {
+        ModeDecision decision = ModeDecision.decide(anyPolicy, mode, groupProtocol, BrokerCapabilities.clientOnly(), brokerProbe);
         if (decision.kind() == ModeDecision.Kind.NATIVE) {
             throw new ConfigException(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, mode.configValue(),
                     "native KIP-1327 delivery for Kafka Streams is not implemented by this SDK version (" + decision.reason()

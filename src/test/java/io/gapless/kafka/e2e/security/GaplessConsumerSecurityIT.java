@@ -2,7 +2,9 @@ package io.gapless.kafka.e2e.security;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
 import io.gapless.kafka.core.GaplessConsumer;
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.testkit.EmbeddedKafka;
+import io.gapless.kafka.testkit.KafkaSecurity;
 import io.gapless.kafka.testkit.TestClients;
 import io.gapless.kafka.testkit.TestTopics;
 import org.apache.kafka.clients.admin.Config;
@@ -75,7 +77,7 @@ class GaplessConsumerSecurityIT {
     @AfterAll
     static void noSecretInAnyLogLine() {
         try {
-            assertTrue(logs.contains("sasl.jaas.config = [hidden]"), "the capture holds the helper clients' logged configs");
+            assertTrue(logs.contains(" = [hidden]"), "the capture holds the helper clients' logged configs");
             logs.assertNoSecrets(SECRETS);
         } finally {
             logs.close();
@@ -247,6 +249,18 @@ class GaplessConsumerSecurityIT {
             TopicAuthorizationException e = assertInstanceOf(TopicAuthorizationException.class, refused.getCause());
             assertEquals(Set.of(a.baselineTopic()), e.unauthorizedTopics());
         }
+        Properties reader = TestClients.consumerProps(kafka, b.group(), "classic");
+        reader.putAll(b.connection());
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<String, String> consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(reader)) {
+            consumer.assign(List.of(new org.apache.kafka.common.TopicPartition(a.baselineTopic(), 0)));
+            consumer.seekToBeginning(consumer.assignment());
+            TopicAuthorizationException e = assertThrows(TopicAuthorizationException.class, () -> {
+                for (int i = 0; i < 100; i++) {
+                    consumer.poll(Duration.ofMillis(100));
+                }
+            });
+            assertEquals(Set.of(a.baselineTopic()), e.unauthorizedTopics(), "B cannot read A's baseline either");
+        }
         // B pointing its own consumer at A's topic (the shared-topic setting) is refused by the broker too.
         Properties p = props(b, "classic");
         p.put("gapless.baseline.topic", a.baselineTopic());
@@ -258,6 +272,38 @@ class GaplessConsumerSecurityIT {
             assertTrue(e.getMessage().contains(a.baselineTopic()), e.getMessage());
         }
         assertEquals(aBaselineEnd, endOffset(a.baselineTopic()), "A's baseline is untouched");
+    }
+
+    @Test
+    void onMutualTlsTheClientCertificateReachesEveryHelperAndItsKeyIsNeverLogged() throws Exception {
+        try (EmbeddedKafka tls = EmbeddedKafka.builder().security(KafkaSecurity.ssl()).start()) {
+            String user = "cert-user";
+            String group = TestTopics.unique("cert-group");
+            String topic = TestTopics.unique("cert-topic");
+            tls.addUser(user);
+            Properties connection = tls.clientProperties(user);
+            SECRETS.add(connection.getProperty("ssl.keystore.key"));
+            tls.createTopic(topic, 1);
+            tls.allow(user, ResourceType.GROUP, group, AclOperation.READ);
+            tls.allow(user, ResourceType.TOPIC, topic, AclOperation.READ);
+            tls.allow(user, ResourceType.TOPIC, BaselineTopic.of(null, BaselineTopic.PREFIX_DEFAULT, group).name(), BASELINE_ACLS);
+            Properties p = TestClients.consumerProps(tls, group, "consumer");
+            p.putAll(connection);
+            p.put("auto.offset.reset", "latest");
+            p.put("auto.offset.reset.new.partitions", "earliest");
+            try (KafkaProducer<String, String> producer = TestClients.producer(tls);
+                 GaplessConsumer<String, String> consumer = new GaplessConsumer<>(p)) {
+                TestClients.produce(producer, topic, 0, "history", 5);
+                consumer.subscribe(List.of(topic));
+                List<ConsumerRecord<String, String>> received = new ArrayList<>(awaitPositioned(consumer, 1));
+                tls.addPartitions(topic, 2);
+                List<String> added = TestClients.produce(producer, topic, 1, "added", 5);
+                List<ConsumerRecord<String, String>> first = List.copyOf(received);
+                received.addAll(TestClients.pollUntil(consumer, WAIT, r -> union(first, r).containsAll(added)));
+                assertEquals(Set.copyOf(added), values(received), "the added partition from its start, no history");
+                assertNoSecretInMetrics(consumer);
+            }
+        }
     }
 
     // ---- helpers ----

@@ -17,6 +17,7 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -174,6 +175,9 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         try {
             // apply() returns once the broker describes the new value, so no partition initializes by the old one after this.
             groupSettings.update().autoOffsetReset(ResetPolicy.EARLIEST).apply();
+        } catch (AuthorizationException e) {
+            // Not a broker that lacks the feature: without the steering, a broker may start a partition past its policy (loss).
+            throw e;
         } catch (KafkaException e) {
             log.warn("Share group {}: could not steer share.auto.offset.reset to earliest ({}); where the broker starts a partition"
                     + " later than its policy, the skipped range is only detected and counted", group, e.toString());

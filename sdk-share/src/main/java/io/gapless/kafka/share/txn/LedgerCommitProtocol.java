@@ -58,6 +58,10 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     private TopicPartition lastPartition;
     private long lastOffset = -1;
     private List<LedgerConfirmation> carried = List.of();
+    // What the last entry holds, and whom, for a check that goes on after a timeout.
+    private boolean written;
+    private Map<ShareKey, List<LedgerRange>> lastOurs = Map.of();
+    private Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> lastStaged = Map.of();
 
     LedgerCommitProtocol(AckLedger ledger, Producer<byte[], byte[]> producer, String transactionalId, TransactionPhase.Listener phases) {
         this.ledger = ledger;
@@ -87,6 +91,7 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     public CommitCheck writeAndCheck(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, long deadlineNanos) {
         // One entry: the transaction has one offset in its ledger partition, below which every
         // conflicting entry lies (see RATIONALE: the last stable offset can then pass them).
+        written = false;
         String group = staged.keySet().iterator().next().metadata().groupId();
         TopicPartition p = ledger.partitionOf(group);
         Map<ShareKey, List<LedgerRange>> ours = new LinkedHashMap<>();
@@ -98,8 +103,28 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
         long own = await(send, deadlineNanos).offset();
         lastPartition = p;
         lastOffset = own;
+        lastOurs = ours;
+        lastStaged = staged;
+        written = true;
         phases.reached(TransactionPhase.LEDGER_WRITTEN);
+        return decide(staged, p, own, ours, deadlineNanos);
+    }
 
+    @Override
+    public boolean entryWritten() {
+        return written;
+    }
+
+    @Override
+    public CommitCheck recheck(long deadlineNanos) {
+        if (!written) {
+            throw new IllegalStateException("No ledger entry to go on checking");
+        }
+        return decide(lastStaged, lastPartition, lastOffset, lastOurs, deadlineNanos);
+    }
+
+    private CommitCheck decide(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, TopicPartition p, long own,
+                               Map<ShareKey, List<LedgerRange>> ours, long deadlineNanos) {
         Verdict verdict = check(p, own, ours, deadlineNanos);
         if (verdict.clear()) {
             return CommitCheck.clear();

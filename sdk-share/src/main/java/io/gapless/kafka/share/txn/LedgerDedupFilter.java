@@ -37,11 +37,21 @@ final class LedgerDedupFilter<K, V> {
     private final String group;
     private final Supplier<AckLedger> ledger;
     private final TopicIdResolver topicIds;
+    private final boolean strict;
 
     LedgerDedupFilter(String group, Supplier<AckLedger> ledger, TopicIdResolver topicIds) {
+        this(group, ledger, topicIds, false);
+    }
+
+    /**
+     * @param strict for a native consumer, where no commit check follows: a lookup that cannot
+     *               complete releases the redelivered records (they come back) instead of handing them out
+     */
+    LedgerDedupFilter(String group, Supplier<AckLedger> ledger, TopicIdResolver topicIds, boolean strict) {
         this.group = group;
         this.ledger = ledger;
         this.topicIds = topicIds;
+        this.strict = strict;
     }
 
     ConsumerRecords<K, V> apply(ConsumerRecords<K, V> records, ShareConsumer<K, V> delegate) {
@@ -65,6 +75,10 @@ final class LedgerDedupFilter<K, V> {
             l.committed().catchUpToEnd(p, System.nanoTime() + LOOKUP_TIMEOUT_NANOS);
             index = l.committed().index(p);
         } catch (KafkaException e) {
+            if (strict) {
+                log.warn("Ack-ledger lookup failed ({}); redelivered records are released and come back later", e.toString());
+                return releaseRedelivered(records, delegate);
+            }
             log.warn("Ack-ledger lookup failed ({}); redelivered records are handed out and checked at commit", e.toString());
             return records;
         }
@@ -117,5 +131,23 @@ final class LedgerDedupFilter<K, V> {
         } catch (KafkaException e) {
             return null;
         }
+    }
+
+    private static <K, V> ConsumerRecords<K, V> releaseRedelivered(ConsumerRecords<K, V> records, ShareConsumer<K, V> delegate) {
+        Map<TopicPartition, List<ConsumerRecord<K, V>>> kept = new LinkedHashMap<>();
+        for (TopicPartition tp : records.partitions()) {
+            List<ConsumerRecord<K, V>> list = new ArrayList<>();
+            for (ConsumerRecord<K, V> r : records.records(tp)) {
+                if (r.deliveryCount().orElse((short) 1) > 1) {
+                    delegate.acknowledge(r, AcknowledgeType.RELEASE);
+                } else {
+                    list.add(r);
+                }
+            }
+            if (!list.isEmpty()) {
+                kept.put(tp, list);
+            }
+        }
+        return new ConsumerRecords<>(kept);
     }
 }

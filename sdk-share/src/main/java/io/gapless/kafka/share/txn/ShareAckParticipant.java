@@ -2,6 +2,7 @@ package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.share.ledger.LedgerRange;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
 
 import java.util.List;
@@ -17,6 +18,12 @@ import java.util.Set;
 interface ShareAckParticipant {
 
     ShareGroupMetadata metadata();
+
+    /** How this consumer's acknowledgements are delivered ({@link AckPath#LEDGER} or {@link AckPath#AT_LEAST_ONCE}); the producer follows it. */
+    AckPath path();
+
+    /** The group cannot be served this way any more (it moved to native KIP-1289): the consumer fails from now on with {@code fatal}. */
+    void refuse(KafkaException fatal);
 
     /** Whether the consumer is still open (a closed one cannot settle anything). */
     boolean open();
@@ -52,8 +59,8 @@ interface ShareAckParticipant {
     static ShareAckParticipant of(ShareGroupMetadata metadata) {
         ShareAckParticipant p = metadata.participant();
         if (p == null || !p.open()) {
-            throw new IllegalArgumentException(metadata + " does not belong to an open GaplessShareConsumer with "
-                    + "share.acknowledgement.mode=transactional; pass shareGroupMetadata() of the consumer that polled the records");
+            throw new IllegalArgumentException(metadata + " does not belong to an open GaplessShareConsumer with a group.id and "
+                    + "share.acknowledgement.mode=explicit or transactional; pass shareGroupMetadata() of the consumer that polled the records");
         }
         return p;
     }

@@ -57,6 +57,12 @@ public final class ShareTransactionConfigs {
     private static final String LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DOC = "Ledger entry bytes read from a ledger partition before the "
             + "producer writes a snapshot and deletes the entries below it (KIP-1349's bytes-based rule).";
 
+    /** Compacted topic recording which share groups moved to native KIP-1289; created on first use. */
+    public static final String MODES_TOPIC_CONFIG = "gapless.share.modes.topic";
+    public static final String MODES_TOPIC_DEFAULT = "__gapless_share_ack_modes";
+    private static final String MODES_TOPIC_DOC = "Compacted topic with one record per share group that moved from the ack-ledger "
+            + "emulation to Kafka's native KIP-1289; emulated members refuse to commit into such a group. Created on first use.";
+
     private ShareTransactionConfigs() {
     }
 
@@ -89,12 +95,18 @@ public final class ShareTransactionConfigs {
                     }
                 }, () -> "-1 or [1,...]"), Importance.LOW, LEDGER_REPLICATION_FACTOR_DOC)
                 .define(LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG, Type.LONG, LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DEFAULT,
-                        ConfigDef.Range.atLeast(1), Importance.LOW, LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DOC);
+                        ConfigDef.Range.atLeast(1), Importance.LOW, LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DOC)
+                .define(MODES_TOPIC_CONFIG, Type.STRING, MODES_TOPIC_DEFAULT, new ConfigDef.NonEmptyString(), Importance.LOW, MODES_TOPIC_DOC);
     }
 
     /** The fallback a config parsed with these settings asks for. */
     public static Fallback fallback(AbstractConfig config) {
         return Fallback.of(config.getString(FALLBACK_CONFIG));
+    }
+
+    /** The mode topic a config parsed with these settings names. */
+    public static String modesTopic(AbstractConfig config) {
+        return config.getString(MODES_TOPIC_CONFIG);
     }
 
     /**

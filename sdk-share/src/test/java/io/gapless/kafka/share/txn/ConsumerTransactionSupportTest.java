@@ -43,7 +43,7 @@ class ConsumerTransactionSupportTest {
     }
 
     private final AnsweringConsumer kafka = new AnsweringConsumer();
-    private final ConsumerTransactionSupport<String, String> consumer = new ConsumerTransactionSupport<>(AckPath.LEDGER, kafka, "g", "c1",
+    private final ConsumerTransactionSupport<String, String> consumer = new ConsumerTransactionSupport<>(AckPath.LEDGER, false, kafka, "g", "c1",
             Map.of(), new LedgerSettings("l.", null, (short) -1, 1024), topic -> TIP.topicId(), group -> 3);
 
     @AfterEach

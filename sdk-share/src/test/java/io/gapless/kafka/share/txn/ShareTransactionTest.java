@@ -51,6 +51,8 @@ class ShareTransactionTest {
         final List<Function<Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>>, CommitCheck>> verdicts = new ArrayList<>();
         final List<Map<TopicIdPartition, List<LedgerRange>>> checked = new ArrayList<>();
         int afterCommits;
+        int rechecks;
+        boolean written = true;
 
         @Override
         public CommitCheck writeAndCheck(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, long deadlineNanos) {
@@ -65,6 +67,17 @@ class ShareTransactionTest {
 
         @Override
         public void admit(String group, java.util.Set<String> stagedGroups) {
+        }
+
+        @Override
+        public boolean entryWritten() {
+            return written;
+        }
+
+        @Override
+        public CommitCheck recheck(long deadlineNanos) {
+            rechecks++;
+            return verdicts.isEmpty() ? CommitCheck.clear() : verdicts.remove(0).apply(Map.of());
         }
 
         @Override
@@ -165,7 +178,21 @@ class ShareTransactionTest {
     }
 
     @Test
-    void aLedgerCheckThatCannotDecideAbortsAndKeepsTheRecords() {
+    void aLedgerCheckThatCannotWriteItsEntryAbortsAndKeepsTheRecords() {
+        ShareTransaction tx = transaction(AckPath.LEDGER);
+        ledger.written = false;
+        ledger.verdicts.add(staged -> {
+            throw new TimeoutException("the ledger entry was not acknowledged in time");
+        });
+        tx.begin();
+        tx.stage(batch(TIP, 0, 1, AcknowledgeType.ACCEPT), consumer.metadata());
+        assertThrows(TimeoutException.class, tx::commit);
+        assertTrue(producer.transactionAborted());
+        assertEquals(List.of("0:RENEW", "1:RENEW"), kafkaConsumer.acks);
+    }
+
+    @Test
+    void aLedgerCheckThatTimesOutAfterItsEntryIsRetriedLikeKafkasCommit() {
         ShareTransaction tx = transaction(AckPath.LEDGER);
         ledger.verdicts.add(staged -> {
             throw new TimeoutException("earlier transactions did not resolve");
@@ -173,8 +200,14 @@ class ShareTransactionTest {
         tx.begin();
         tx.stage(batch(TIP, 0, 1, AcknowledgeType.ACCEPT), consumer.metadata());
         assertThrows(TimeoutException.class, tx::commit);
-        assertTrue(producer.transactionAborted());
-        assertEquals(List.of("0:RENEW", "1:RENEW"), kafkaConsumer.acks);
+        assertFalse(producer.transactionAborted(), "the entry is written: the transaction stays open for the retry");
+        assertEquals(List.of(), kafkaConsumer.acks);
+        assertThrows(IllegalStateException.class, () -> tx.stage(batch(TIP, 2, 2, AcknowledgeType.ACCEPT), consumer.metadata()));
+        tx.commit();
+        assertEquals(1, ledger.rechecks, "the retry goes on checking the entry already written");
+        assertEquals(1, ledger.checked.size(), "no second entry in the same transaction");
+        assertTrue(producer.transactionCommitted());
+        assertEquals(List.of("0:ACCEPT", "1:ACCEPT"), kafkaConsumer.acks);
     }
 
     @Test

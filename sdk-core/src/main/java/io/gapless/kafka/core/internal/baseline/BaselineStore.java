@@ -30,6 +30,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Utils;
@@ -156,7 +157,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
             read();
             guarded("open the producer of", () -> {
                 ensureProducer();
-                return needs(describeTopic(), () -> producer.partitionsFor(topic));
+                return onBaselineTopic(describeTopic(), () -> producer.partitionsFor(topic));
             });
         } catch (InterruptException e) {
             throw e;
@@ -174,7 +175,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     public GroupBaseline read() {
         return guarded("read", () -> {
             ensureOpen();
-            return needs(aclOnTopic("Read"), this::readToEnd);
+            return onBaselineTopic(aclOnTopic("Read"), this::readToEnd);
         });
     }
 
@@ -218,7 +219,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
             ensureOpen();
             ensureProducer();
             try {
-                return needs(aclOnTopic("Write"), () -> send(records));
+                return onBaselineTopic(aclOnTopic("Write"), () -> send(records));
             } catch (Exception e) {
                 discardProducer();
                 throw e;
@@ -283,7 +284,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
      * group): committed offsets for a consumer group, initialized start offsets for a share group.
      */
     public boolean groupHasCommittedOffsets() {
-        return guarded("list committed offsets of group " + group + " for", () -> needs(describeGroup(), () -> {
+        return guarded("list committed offsets of group " + group + " for", () -> onGroup(() -> {
             ensureAdmin();
             if (groupType == GroupType.SHARE) {
                 return admin.listShareGroupOffsets(Map.of(group, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()))
@@ -297,7 +298,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
 
     /** The topics the consumer group has committed offsets for now (none when the group does not exist). */
     public java.util.Set<String> committedTopics() {
-        return guarded("list committed offsets of group " + group + " for", () -> needs(describeGroup(), () -> {
+        return guarded("list committed offsets of group " + group + " for", () -> onGroup(() -> {
             ensureAdmin();
             java.util.Set<String> out = new java.util.TreeSet<>();
             admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS)
@@ -334,7 +335,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
 
     /** The number of members the consumer group has now (0 when it does not exist). */
     public int groupMembers() {
-        return guarded("describe group " + group + " for", () -> needs(describeGroup(), () -> {
+        return guarded("describe group " + group + " for", () -> onGroup(() -> {
             ensureAdmin();
             try {
                 ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
@@ -382,16 +383,28 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     }
 
     /** Runs {@code call}; a refusal by the broker comes out as Kafka's own exception type, naming {@code acl}. */
-    private static <T> T needs(String acl, Call<T> call) throws Exception {
+    private static <T> T needs(String acl, ResourceType type, String name, Call<T> call) throws Exception {
         try {
             return call.call();
         } catch (Exception e) {
-            AuthorizationException explained = Authorization.explain(e, acl);
+            AuthorizationException explained = Authorization.explain(e, acl, type, name);
             if (explained != null) {
                 throw explained;
             }
             throw e;
         }
+    }
+
+    private static <T> T needs(String acl, Call<T> call) throws Exception {
+        return needs(acl, null, null, call);
+    }
+
+    private <T> T onBaselineTopic(String acl, Call<T> call) throws Exception {
+        return needs(acl, ResourceType.TOPIC, topic, call);
+    }
+
+    private <T> T onGroup(Call<T> call) throws Exception {
+        return needs(describeGroup(), ResourceType.GROUP, group, call);
     }
 
     private String aclOnTopic(String operation) {
@@ -502,14 +515,14 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
 
     /** Creates the baseline topic when missing and checks its settings; returns its partition count. */
     private int ensureTopic() throws Exception {
-        Optional<TopicDescription> existing = needs(describeTopic(), this::describeBaselineTopic);
+        Optional<TopicDescription> existing = onBaselineTopic(describeTopic(), this::describeBaselineTopic);
         if (existing.isEmpty()) {
             Optional<Short> replicas = createdReplicationFactor();
             NewTopic newTopic = new NewTopic(topic, Optional.of(baselineTopic.partitionsWhenCreated()), replicas).configs(Map.of(
                     TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
                     TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
             try {
-                needs("Create on topic " + topic + " (or on the cluster), or create the topic beforehand",
+                onBaselineTopic("Create on topic " + topic + " (or on the cluster), or create the topic beforehand",
                         () -> admin.createTopics(List.of(newTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
                 log.info("Created the group baseline topic {} ({} partition(s), replication factor {}, compacted, LogAppendTime)", topic,
                         baselineTopic.partitionsWhenCreated(), replicas.map(String::valueOf).orElse("of the broker's default"));
@@ -518,9 +531,9 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
                     throw e;
                 }
             }
-            existing = needs(describeTopic(), this::awaitBaselineTopic);
+            existing = onBaselineTopic(describeTopic(), this::awaitBaselineTopic);
         }
-        needs(aclOnTopic("DescribeConfigs"), () -> {
+        onBaselineTopic(aclOnTopic("DescribeConfigs"), () -> {
             verifyTopicConfig();
             return null;
         });
