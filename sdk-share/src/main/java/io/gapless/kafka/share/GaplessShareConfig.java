@@ -3,6 +3,7 @@ package io.gapless.kafka.share;
 import io.gapless.kafka.core.GaplessConsumerConfig;
 import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.spi.ClientIds;
 import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.core.spi.ResetPolicyValidator;
@@ -62,11 +63,11 @@ public final class GaplessShareConfig extends AbstractConfig {
     public static final String FALLBACK_AT_LEAST_ONCE = "at-least-once";
     public static final String FALLBACK_FAIL = "fail";
 
+    /** See {@link ShareTransactionConfigs#LEDGER_TOPIC_PREFIX_CONFIG}. */
+    public static final String LEDGER_TOPIC_PREFIX_CONFIG = ShareTransactionConfigs.LEDGER_TOPIC_PREFIX_CONFIG;
+    public static final String LEDGER_TOPIC_PREFIX_DEFAULT = ShareTransactionConfigs.LEDGER_TOPIC_PREFIX_DEFAULT;
     /** See {@link ShareTransactionConfigs#LEDGER_TOPIC_CONFIG}. */
     public static final String LEDGER_TOPIC_CONFIG = ShareTransactionConfigs.LEDGER_TOPIC_CONFIG;
-    public static final String LEDGER_TOPIC_DEFAULT = ShareTransactionConfigs.LEDGER_TOPIC_DEFAULT;
-    /** See {@link ShareTransactionConfigs#LEDGER_PARTITIONS_CONFIG}. */
-    public static final String LEDGER_PARTITIONS_CONFIG = ShareTransactionConfigs.LEDGER_PARTITIONS_CONFIG;
     /** See {@link ShareTransactionConfigs#LEDGER_REPLICATION_FACTOR_CONFIG}. */
     public static final String LEDGER_REPLICATION_FACTOR_CONFIG = ShareTransactionConfigs.LEDGER_REPLICATION_FACTOR_CONFIG;
     /** See {@link ShareTransactionConfigs#LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG}. */
@@ -102,8 +103,13 @@ public final class GaplessShareConfig extends AbstractConfig {
                     AUTO_OFFSET_RESET_DOC)
             .define(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, Type.STRING, null, NO_NONE, Importance.HIGH,
                     AUTO_OFFSET_RESET_NEW_PARTITIONS_DOC)
-            .define(GaplessConsumerConfig.BASELINE_TOPIC_CONFIG, Type.STRING, GaplessConsumerConfig.BASELINE_TOPIC_DEFAULT,
-                    Importance.LOW, "Compacted topic holding group baselines (shared with GaplessConsumer).")
+            .define(GaplessConsumerConfig.BASELINE_TOPIC_PREFIX_CONFIG, Type.STRING, GaplessConsumerConfig.BASELINE_TOPIC_PREFIX_DEFAULT,
+                    BaselineTopic.prefixValidator(), Importance.LOW, "Prefix of the compacted topic holding one share group's"
+                            + " baseline (prefix plus group id, as for GaplessConsumer): grant each principal Read, Write,"
+                            + " DescribeConfigs and Create on exactly its groups' topics.")
+            .define(GaplessConsumerConfig.BASELINE_TOPIC_CONFIG, Type.STRING, null, BaselineTopic.sharedTopicValidator(),
+                    Importance.LOW, "A compacted topic shared by the baselines of every group instead of one per group; gives"
+                            + " up tenant isolation (any principal that may write it can forge another group's baseline).")
             .define(GaplessConsumerConfig.BASELINE_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1),
                     Importance.LOW, "Upper bound for one baseline read or write, or one share-group admin call.")
             .define(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, Type.STRING, NewPartitionsMode.AUTO.configValue(),
@@ -134,6 +140,7 @@ public final class GaplessShareConfig extends AbstractConfig {
      */
     public GaplessShareConfig(Map<?, ?> clientConfig) {
         super(CONFIG, clientConfig, false);
+        BaselineTopic.checkNotBoth(clientConfig, GaplessConsumerConfig.BASELINE_TOPIC_CONFIG, GaplessConsumerConfig.BASELINE_TOPIC_PREFIX_CONFIG);
         // Kafka's own client id (the configured one, or consumer-<group>-<n>), pinned on the Kafka
         // consumer: its metrics, the SDK's and the helper clients' ids agree.
         this.clientId = ClientIds.consumer(originals());
@@ -175,14 +182,10 @@ public final class GaplessShareConfig extends AbstractConfig {
         return getString(FALLBACK_CONFIG);
     }
 
-    /** The ledger topic name. */
+    /** The ledger topic of this consumer's group: {@code <prefix><group>}, or the shared one when configured; null without a group. */
     public String ledgerTopic() {
-        return getString(LEDGER_TOPIC_CONFIG);
-    }
-
-    /** Partitions of the ledger topic when created by the SDK. */
-    public int ledgerPartitions() {
-        return getInt(LEDGER_PARTITIONS_CONFIG);
+        String group = groupId();
+        return group == null ? getString(LEDGER_TOPIC_CONFIG) : ledger().topicFor(group);
     }
 
     /** Replication factor of the ledger topic when created by the SDK. */
@@ -199,6 +202,10 @@ public final class GaplessShareConfig extends AbstractConfig {
         return ShareTransactionConfigs.fallback(this);
     }
 
+    String modesTopic() {
+        return ShareTransactionConfigs.modesTopic(this);
+    }
+
     LedgerSettings ledger() {
         return ShareTransactionConfigs.ledgerSettings(this);
     }
@@ -211,7 +218,8 @@ public final class GaplessShareConfig extends AbstractConfig {
         }
         return Optional.of(new ShareResetOptions(ResetPolicy.parse(getString(AUTO_OFFSET_RESET_CONFIG)), ResetPolicy.parse(newPolicy),
                 NewPartitionsMode.valueOf(getString(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG).toUpperCase(Locale.ROOT)),
-                getString(GaplessConsumerConfig.BASELINE_TOPIC_CONFIG),
+                BaselineTopic.of(getString(GaplessConsumerConfig.BASELINE_TOPIC_CONFIG),
+                        getString(GaplessConsumerConfig.BASELINE_TOPIC_PREFIX_CONFIG), groupId()),
                 Duration.ofMillis(getLong(GaplessConsumerConfig.BASELINE_TIMEOUT_MS_CONFIG)), getLong(PARTITION_CHECK_INTERVAL_MS_CONFIG)));
     }
 
@@ -236,6 +244,15 @@ public final class GaplessShareConfig extends AbstractConfig {
             kafka.put(ACKNOWLEDGEMENT_MODE_CONFIG, getString(ACKNOWLEDGEMENT_MODE_CONFIG));
         }
         return kafka;
+    }
+
+    /**
+     * Whether {@code share.acknowledgement.mode=explicit} was asked for: KIP-1289 as Kafka ships it,
+     * where the application's acknowledgements can be taken for a transaction with
+     * {@code acknowledgementsForTransaction()}.
+     */
+    boolean explicitMode() {
+        return explicitAcknowledgement() && !transactional();
     }
 
     /** Whether the Kafka consumer underneath acknowledges explicitly. */
