@@ -339,9 +339,9 @@ class GaplessShareTransactionSecurityIT {
         documentedAcls().forEach(acl -> grant(l, acl));
         try (Worker w = new Worker(l)) {
             w.runUntilAllOutput();
-            assertNoSecretInMetrics(w.producer.metrics().keySet().stream().map(m -> m.group() + " " + m.name() + " " + m.tags())
+            assertNoSecretIn(w.producer.metrics().keySet().stream().map(m -> m.group() + " " + m.name() + " " + m.tags())
                     .collect(Collectors.joining("\n")));
-            assertNoSecretInMetrics(w.consumer.metrics().keySet().stream().map(m -> m.group() + " " + m.name() + " " + m.tags())
+            assertNoSecretIn(w.consumer.metrics().keySet().stream().map(m -> m.group() + " " + m.name() + " " + m.tags())
                     .collect(Collectors.joining("\n")));
         }
         assertEachRecordOutputOnce(l);
@@ -456,7 +456,7 @@ class GaplessShareTransactionSecurityIT {
             assertTrue(message.contains(missing.resource().apply(l)), "names the resource: " + message);
             assertTrue(message.contains(aclName(missing.operation())), "names the operation: " + message);
         }
-        assertNoSecretInMetrics(trace(failure));
+        assertNoSecretIn(trace(failure));
         assertEquals(List.of(), committedOutput(l), "nothing committed");
         assertEquals(RECORDS, unacknowledged(l), "nothing acknowledged");
 
@@ -586,7 +586,7 @@ class GaplessShareTransactionSecurityIT {
         assertEachRecordOutputOnce(a);
     }
 
-    private static void assertNoSecretInMetrics(String text) {
+    private static void assertNoSecretIn(String text) {
         for (String secret : SECRETS) {
             if (secret != null && !secret.isEmpty() && text.contains(secret)) {
                 fail("a secret shows in: " + LogCapture.redact(text, SECRETS));
