@@ -62,11 +62,11 @@ public final class GaplessShareConfig extends AbstractConfig {
     public static final String FALLBACK_AT_LEAST_ONCE = "at-least-once";
     public static final String FALLBACK_FAIL = "fail";
 
+    /** See {@link ShareTransactionConfigs#LEDGER_TOPIC_PREFIX_CONFIG}. */
+    public static final String LEDGER_TOPIC_PREFIX_CONFIG = ShareTransactionConfigs.LEDGER_TOPIC_PREFIX_CONFIG;
+    public static final String LEDGER_TOPIC_PREFIX_DEFAULT = ShareTransactionConfigs.LEDGER_TOPIC_PREFIX_DEFAULT;
     /** See {@link ShareTransactionConfigs#LEDGER_TOPIC_CONFIG}. */
     public static final String LEDGER_TOPIC_CONFIG = ShareTransactionConfigs.LEDGER_TOPIC_CONFIG;
-    public static final String LEDGER_TOPIC_DEFAULT = ShareTransactionConfigs.LEDGER_TOPIC_DEFAULT;
-    /** See {@link ShareTransactionConfigs#LEDGER_PARTITIONS_CONFIG}. */
-    public static final String LEDGER_PARTITIONS_CONFIG = ShareTransactionConfigs.LEDGER_PARTITIONS_CONFIG;
     /** See {@link ShareTransactionConfigs#LEDGER_REPLICATION_FACTOR_CONFIG}. */
     public static final String LEDGER_REPLICATION_FACTOR_CONFIG = ShareTransactionConfigs.LEDGER_REPLICATION_FACTOR_CONFIG;
     /** See {@link ShareTransactionConfigs#LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG}. */
@@ -175,14 +175,10 @@ public final class GaplessShareConfig extends AbstractConfig {
         return getString(FALLBACK_CONFIG);
     }
 
-    /** The ledger topic name. */
+    /** The ledger topic of this consumer's group: {@code <prefix><group>}, or the shared one when configured; null without a group. */
     public String ledgerTopic() {
-        return getString(LEDGER_TOPIC_CONFIG);
-    }
-
-    /** Partitions of the ledger topic when created by the SDK. */
-    public int ledgerPartitions() {
-        return getInt(LEDGER_PARTITIONS_CONFIG);
+        String group = groupId();
+        return group == null ? getString(LEDGER_TOPIC_CONFIG) : ledger().topicFor(group);
     }
 
     /** Replication factor of the ledger topic when created by the SDK. */
@@ -199,8 +195,8 @@ public final class GaplessShareConfig extends AbstractConfig {
         return ShareTransactionConfigs.fallback(this);
     }
 
-    String modesTopic() {
-        return ShareTransactionConfigs.modesTopic(this);
+    String modeTopicPrefix() {
+        return ShareTransactionConfigs.modeTopicPrefix(this);
     }
 
     LedgerSettings ledger() {

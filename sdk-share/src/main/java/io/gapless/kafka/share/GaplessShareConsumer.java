@@ -141,7 +141,7 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
         AckPath path = participant ? ackPath(config, capability) : null;
         // Native only where the group runs natively or can move now: emulated and native members never mix.
         NativeHandOver.Decision decision = path != AckPath.NATIVE ? null : handOver.decide(config.groupId(), config.clientId(),
-                config.kafkaConsumerConfigs(), config.modesTopic(), config.ledger(), config.transactionalFallback());
+                config.kafkaConsumerConfigs(), config.modeTopicPrefix(), config.ledger(), config.transactionalFallback());
         if (decision != null) {
             path = decision.path();
         }
@@ -329,14 +329,22 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
         }
     }
 
-    /** The Kafka consumer's metrics plus the SDK's ({@code gapless-share-reset-metrics} group, with KIP-1327). */
+    /**
+     * The Kafka consumer's metrics plus the SDK's: {@code gapless-share-reset-metrics} (with KIP-1327),
+     * {@code gapless-share-transactions} (transactional mode, emulated or at-least-once).
+     */
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
-        if (newPartitionsReset == null) {
+        if (newPartitionsReset == null && transactions == null) {
             return delegate.metrics();
         }
         Map<MetricName, Metric> all = new HashMap<>(delegate.metrics());
-        all.putAll(newPartitionsReset.metrics());
+        if (newPartitionsReset != null) {
+            all.putAll(newPartitionsReset.metrics());
+        }
+        if (transactions != null) {
+            all.putAll(transactions.metrics());
+        }
         return Collections.unmodifiableMap(all);
     }
 

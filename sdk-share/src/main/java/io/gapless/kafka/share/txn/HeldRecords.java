@@ -107,6 +107,20 @@ final class HeldRecords<K, V> {
         return record;
     }
 
+    /** Undoes {@link #stage} of these ranges: the records are held, not staged. */
+    void unstage(Map<TopicIdPartition, List<LedgerRange>> ranges) {
+        ranges.forEach((partition, list) -> {
+            Map<Long, String> s = staged.get(partition);
+            if (s != null) {
+                for (LedgerRange r : list) {
+                    for (long o = r.first(); o <= r.last(); o++) {
+                        s.remove(o);
+                    }
+                }
+            }
+        });
+    }
+
     /** The held partition matching {@code partition}; a zero topic id matches by topic name. */
     TopicIdPartition resolve(TopicIdPartition partition) {
         if (!Uuid.ZERO_UUID.equals(partition.topicId())) {

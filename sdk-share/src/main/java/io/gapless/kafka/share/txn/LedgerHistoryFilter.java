@@ -3,12 +3,12 @@ package io.gapless.kafka.share.txn;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.share.ledger.AckLedger;
 import io.gapless.kafka.share.ledger.LedgerSettings;
-import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.common.utils.Utils;
 
-import java.util.HashMap;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -16,30 +16,42 @@ import java.util.Map;
  * an emulated member committed whose acknowledgement never reached Kafka comes back, and a native
  * member must not process it again. Redelivered records ({@code deliveryCount() > 1}) are looked
  * up in the ledger's commits and acknowledged as recorded; if the lookup fails they are released.
- * First deliveries pass untouched. Used from the consumer's thread.
+ * First deliveries pass untouched. Helper clients are created on the first redelivery. Used from
+ * the consumer's thread.
  */
 public final class LedgerHistoryFilter<K, V> implements AutoCloseable {
-    private final Map<String, Object> helperConfig;
+    private final Map<String, Object> kafkaConfig;
+    private final String clientId;
     private final LedgerSettings settings;
-    private final AdminTopicIdResolver ownResolver;
     private final LedgerDedupFilter<K, V> dedup;
     private AckLedger ledger;
+    private Admin admin;
 
-    /** @param injectedIds the topic-id lookup, or null for one over an admin client */
+    /**
+     * @param kafkaConfig the consumer's Kafka settings, with its client id
+     * @param injectedIds the topic-id lookup, or null for one over an admin client
+     */
     public LedgerHistoryFilter(String group, String clientId, Map<String, Object> kafkaConfig, LedgerSettings settings,
                                TopicIdResolver injectedIds) {
-        this.helperConfig = new HashMap<>(kafkaConfig);
-        helperConfig.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientId);
+        this.kafkaConfig = kafkaConfig;
+        this.clientId = clientId;
         this.settings = settings;
-        this.ownResolver = injectedIds == null ? new AdminTopicIdResolver(ConnectionConfigs.from(helperConfig, "topic-ids")) : null;
-        this.dedup = new LedgerDedupFilter<>(group, this::ledger, injectedIds == null ? ownResolver : injectedIds, true);
+        this.dedup = new LedgerDedupFilter<>(group, this::ledger, injectedIds == null ? new AdminTopicIdResolver(this::admin) : injectedIds,
+                true);
     }
 
     private AckLedger ledger() {
         if (ledger == null) {
-            ledger = new AckLedger(helperConfig, settings, String.valueOf(helperConfig.get(CommonClientConfigs.CLIENT_ID_CONFIG)), null);
+            ledger = new AckLedger(kafkaConfig, settings, clientId, null, phase -> { });
         }
         return ledger;
+    }
+
+    private Admin admin() {
+        if (admin == null) {
+            admin = Admin.create(ConnectionConfigs.from(kafkaConfig, "topic-ids"));
+        }
+        return admin;
     }
 
     /** {@code records} without the redeliveries a ledger commit already holds (those are acknowledged as recorded). */
@@ -49,11 +61,11 @@ public final class LedgerHistoryFilter<K, V> implements AutoCloseable {
 
     @Override
     public void close() {
-        if (ownResolver != null) {
-            Utils.closeQuietly(ownResolver, "topic-id resolver");
-        }
         if (ledger != null) {
             Utils.closeQuietly(ledger, "ack ledger");
+        }
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
         }
     }
 }

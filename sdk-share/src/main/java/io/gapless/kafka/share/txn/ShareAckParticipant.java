@@ -7,6 +7,7 @@ import org.apache.kafka.common.TopicIdPartition;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The consumer side of a transactional acknowledgement, as the producer sees it: the records a
@@ -36,8 +37,19 @@ interface ShareAckParticipant {
      */
     Map<TopicIdPartition, List<LedgerRange>> stage(Map<TopicIdPartition, List<AcknowledgementBatch>> acks, String transactionalId);
 
-    /** Acknowledges the given offsets with the given types and commits; they are no longer held. */
-    void settle(Map<TopicIdPartition, Map<Long, AcknowledgeType>> outcome);
+    /** Undoes a {@link #stage} whose ranges could not join the transaction: the records are held again, unstaged. */
+    void unstage(Map<TopicIdPartition, List<LedgerRange>> ranges);
+
+    /**
+     * Acknowledges the given offsets with the given types ({@code RENEW} keeps the lock: the next
+     * poll returns the records again) and commits them; they are no longer held.
+     *
+     * @return the partitions whose acknowledgements the share group accepted
+     */
+    Set<TopicIdPartition> settle(Map<TopicIdPartition, Map<Long, AcknowledgeType>> outcome);
+
+    /** Whether {@code partition}'s topic id is still its topic's id, looked up now (false after a re-creation, or when unknown). */
+    boolean topicIdCurrent(TopicIdPartition partition);
 
     /**
      * The participant {@code metadata} was handed out by, if it is open.

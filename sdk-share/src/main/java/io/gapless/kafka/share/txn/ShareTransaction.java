@@ -13,6 +13,7 @@ import org.apache.kafka.common.errors.UnsupportedVersionException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,7 +24,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>States: no transaction, open ({@code inTransaction}), checked ({@code verified}: the ledger
  * check passed, so a {@code commitTransaction()} retried after a timeout commits without checking
- * again), fenced (final).
+ * again), commit pending ({@code commitPending}: {@code commitTransaction()} timed out; by Kafka's
+ * producer contract only a retry may follow, the transaction's fate is open and nothing can be
+ * staged), fenced (final).
+ *
+ * <p>A transaction that does not commit keeps its records with their consumer (RENEW: KIP-1289
+ * returns aborted records to their holder, and a release would cost each a delivery); only the
+ * ledger check's verdict releases a record whose delivery is over, or settles one another
+ * transaction committed.
  */
 final class ShareTransaction {
     private final Producer<byte[], byte[]> producer;
@@ -39,6 +47,7 @@ final class ShareTransaction {
     private AckPath txPath;
     private boolean inTransaction;
     private boolean verified;
+    private boolean commitPending;
     private boolean fenced;
 
     /** @param ledgerCheck the ledger check, on {@link AckPath#LEDGER} only (else null) */
@@ -50,7 +59,7 @@ final class ShareTransaction {
     /**
      * @param ledgerCheck the ledger check, on {@link AckPath#LEDGER} (and on {@link AckPath#NATIVE},
      *                    for consumers that still emulate), else null
-     * @param modeGuard   refuses emulated commits into groups that moved to native KIP-1289
+     * @param modeGuard   refuses ledger commits into groups that moved to native KIP-1289
      */
     ShareTransaction(Producer<byte[], byte[]> producer, String transactionalId, long maxBlockMs, AckPath path,
                      NativeShareTransactions nativeSupport, LedgerCheck ledgerCheck, TransactionPhase.Listener phases,
@@ -95,6 +104,11 @@ final class ShareTransaction {
         if (fenced) {
             throw Fencing.alreadyFenced(transactionalId);
         }
+        if (commitPending) {
+            throw new IllegalStateException("The previous commitTransaction() of transactional.id " + transactionalId
+                    + " timed out and must be retried: its transaction's fate is open, so nothing can be staged in it "
+                    + "(Kafka's producer contract); call commitTransaction() again");
+        }
         if (!inTransaction) {
             throw new IllegalStateException("No transaction in progress: call beginTransaction() before "
                     + "sendShareAcknowledgementsToTransaction()");
@@ -120,14 +134,26 @@ final class ShareTransaction {
             throw new IllegalArgumentException("One transaction cannot stage acknowledgements delivered " + txPath + " and " + wanted
                     + " (" + metadata + ")");
         }
+        if (wanted == AckPath.LEDGER) {
+            ledgerCheck.admit(participant.metadata().groupId(), staged.groups());
+        }
         txPath = wanted;
-        staged.add(participant, participant.stage(acknowledgements, transactionalId));
+        Map<TopicIdPartition, List<LedgerRange>> ranges = participant.stage(acknowledgements, transactionalId);
+        List<String> clashes = staged.heldByOthers(participant, ranges);
+        if (!clashes.isEmpty()) {
+            participant.unstage(ranges);
+            throw new InvalidRecordStateException("Cannot acknowledge in this transaction: "
+                    + String.join("; ", clashes.subList(0, Math.min(10, clashes.size())))
+                    + (clashes.size() > 10 ? " (and " + (clashes.size() - 10) + " more)" : "")
+                    + ". The lock of one of the two deliveries expired; nothing of this call was staged.");
+        }
+        staged.add(participant, ranges);
     }
 
     /** See {@link TransactionalShareProducer#commitTransaction()}. */
     void commit() {
         if (staged.isEmpty() || txPath == AckPath.NATIVE) {
-            guardFenced(producer::commitTransaction);
+            guardFenced(this::commitKafka);
             inTransaction = false;
             return;
         }
@@ -135,7 +161,10 @@ final class ShareTransaction {
             commitChecked();
             return;
         }
-        commitAndSettle();
+        Map<ShareAckParticipant, Set<TopicIdPartition>> landed = commitAndSettle();
+        if (txPath == AckPath.LEDGER) {
+            ledgerCheck.afterCommit(landed, maxBlockMs);
+        }
     }
 
     // Ledger commits never go into a group that moved to native; read after our entry is written (see AckModeRegistry).
@@ -158,9 +187,9 @@ final class ShareTransaction {
                 guardMode();
                 verified = true;
                 phases.reached(TransactionPhase.CHECKED);
-                commitAndSettle();
+                Map<ShareAckParticipant, Set<TopicIdPartition>> landed = commitAndSettle();
                 // The transaction is committed; a snapshot problem must not look like a commit failure.
-                ledgerCheck.afterCommit(maxBlockMs);
+                ledgerCheck.afterCommit(landed, maxBlockMs);
                 return;
             }
         } catch (ProducerFencedException e) {
@@ -170,7 +199,7 @@ final class ShareTransaction {
             if (Fencing.isFatal(e)) {
                 throw fenced(e);
             }
-            if (!(e instanceof TimeoutException) || !verified) {
+            if (!commitPending) {
                 abortQuietly(e);
             }
             throw e;
@@ -185,12 +214,24 @@ final class ShareTransaction {
         staged.settleRefused(check.onAbort());
         throw new InvalidRecordStateException("Transaction of transactional.id " + transactionalId
                 + " was aborted by the ack-ledger check: " + check.reason()
-                + ". Records committed elsewhere were acknowledged as recorded, the others released for redelivery.");
+                + ". Records committed elsewhere were acknowledged as recorded, records whose delivery is over released, "
+                + "the others kept for this consumer's next poll.");
     }
 
-    private void commitAndSettle() {
+    // Kafka's commit; a timeout leaves the transaction's fate open and the retry mandatory.
+    private void commitKafka() {
         try {
             producer.commitTransaction();
+            commitPending = false;
+        } catch (TimeoutException e) {
+            commitPending = true;
+            throw e;
+        }
+    }
+
+    private Map<ShareAckParticipant, Set<TopicIdPartition>> commitAndSettle() {
+        try {
+            commitKafka();
         } catch (ProducerFencedException e) {
             onFenced();
             throw e;
@@ -201,17 +242,26 @@ final class ShareTransaction {
             if (Fencing.isFatal(e)) {
                 throw fenced(e);
             }
-            releaseStaged();
+            renewStaged();
             throw e;
         }
         inTransaction = false;
         phases.reached(TransactionPhase.COMMITTED);
-        staged.settleCommitted();
+        Map<ShareAckParticipant, Set<TopicIdPartition>> landed = staged.settleCommitted();
         phases.reached(TransactionPhase.ACKNOWLEDGED);
+        return landed;
     }
 
     /** See {@link TransactionalShareProducer#abortTransaction()}. */
     void abort() {
+        if (commitPending) {
+            // Kafka refuses this (the timed-out commit must be retried); should it ever allow it, the transaction is aborted.
+            guardFenced(producer::abortTransaction);
+            commitPending = false;
+            inTransaction = false;
+            renewStaged();
+            return;
+        }
         if (!inTransaction) {
             // Already aborted (by the ledger check or a failed commit): nothing left to undo.
             return;
@@ -220,7 +270,7 @@ final class ShareTransaction {
             guardFenced(producer::abortTransaction);
         } finally {
             inTransaction = false;
-            releaseStaged();
+            renewStaged();
         }
     }
 
@@ -231,18 +281,20 @@ final class ShareTransaction {
             cause.addSuppressed(e);
         }
         inTransaction = false;
-        releaseStaged();
+        renewStaged();
     }
 
-    private void releaseStaged() {
-        staged.releaseAll();
+    private void renewStaged() {
+        staged.renewAll();
         verified = false;
     }
 
     private void onFenced() {
         fenced = true;
         inTransaction = false;
-        releaseStaged();
+        commitPending = false;
+        // The consumer goes on with a new producer: its records stay with it.
+        renewStaged();
     }
 
     private void guardFenced(Runnable call) {
@@ -264,7 +316,7 @@ final class ShareTransaction {
         if (!(cause instanceof ProducerFencedException)) {
             try {
                 producer.abortTransaction();
-            } catch (KafkaException ignored) {
+            } catch (KafkaException | IllegalStateException ignored) {
                 // Fenced producers cannot abort; the coordinator already aborted the transaction.
             }
         }
@@ -272,7 +324,7 @@ final class ShareTransaction {
         return Fencing.epochBumped(transactionalId, cause);
     }
 
-    /** Refuses emulated commits into share groups that moved to native KIP-1289. */
+    /** Refuses ledger commits into share groups that moved to native KIP-1289. */
     @FunctionalInterface
     interface ModeGuard {
         /**
@@ -285,14 +337,25 @@ final class ShareTransaction {
     /** The ledger side of {@link AckPath#LEDGER}: {@link LedgerCommitProtocol}, or a test's fake. */
     interface LedgerCheck extends AutoCloseable {
         /**
+         * Lets records of {@code group} join a transaction that holds records of {@code stagedGroups}:
+         * they must share one ledger partition, whose topic must be safe.
+         *
+         * @throws IllegalStateException when they do not, or the ledger topic is unsafe (naming it and the setting)
+         */
+        void admit(String group, Set<String> stagedGroups);
+
+        /**
          * Writes the ledger entries of {@code staged} into the open transaction and checks them.
          *
          * @throws KafkaException (incl. ProducerFencedException, TimeoutException) when it cannot decide
          */
         CommitCheck writeAndCheck(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, long deadlineNanos);
 
-        /** After the commit: snapshots what the last check touched, where due, each within {@code timeoutMs}; logs failures. */
-        void afterCommit(long timeoutMs);
+        /**
+         * After the commit: records which acknowledgements landed ({@code landed}, per consumer) and
+         * snapshots what the last check touched, where due, within {@code timeoutMs}; logs failures.
+         */
+        void afterCommit(Map<ShareAckParticipant, Set<TopicIdPartition>> landed, long timeoutMs);
 
         @Override
         void close();

@@ -2,6 +2,7 @@ package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.core.spi.ClientIds;
 import io.gapless.kafka.share.ledger.AckLedger;
+import io.gapless.kafka.share.ledger.SnapshotPhase;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -120,7 +121,7 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
         String configuredId = config.clientId();
         NativeShareTransactions nativeSupport = injectedNative != null ? injectedNative
                 : NativeShareTransactions.reflective(config.kafkaConfigs());
-        AckPath path = AckPath.choose(nativeSupport, config.fallback(), "Producer " + configuredId, config.ledger().topic());
+        AckPath path = AckPath.choose(nativeSupport, config.fallback(), "Producer " + configuredId, config.ledger().describe());
         this.keySerializer = keySerializer != null ? keySerializer
                 : (Serializer<K>) config.serializer(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, true);
         this.valueSerializer = valueSerializer != null ? valueSerializer
@@ -130,11 +131,12 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
         String clientId = ClientIds.fromMetrics(delegate.metrics()).orElse(configuredId);
         TransactionPhase.Listener phases = config.phaseListener();
         // A producer that could go native still serves, with the ledger, consumers whose group has not moved to native.
-        this.ledgerCheck = path == AckPath.AT_LEAST_ONCE ? null : new LedgerCommitProtocol(
-                new AckLedger(config.kafkaConfigs(), config.ledger(), clientId, sdkMetrics), delegate, config.transactionalId(), phases);
+        this.ledgerCheck = path == AckPath.AT_LEAST_ONCE ? null : new LedgerCommitProtocol(new AckLedger(config.kafkaConfigs(),
+                config.ledger(), clientId, sdkMetrics, phase -> phases.reached(phase == SnapshotPhase.WRITTEN
+                ? TransactionPhase.SNAPSHOT_WRITTEN : TransactionPhase.SNAPSHOT_DELETE_ISSUED)), delegate, config.transactionalId(), phases);
         Map<String, Object> helperConfig = new LinkedHashMap<>(config.kafkaConfigs());
         helperConfig.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-        this.modes = new AckModeRegistry(helperConfig, config.modesTopic());
+        this.modes = new AckModeRegistry(helperConfig, config.modeTopicPrefix(), config.ledger().replicationFactor());
         this.transaction = new ShareTransaction(delegate, config.transactionalId(), config.maxBlockMs(), path, nativeSupport,
                 ledgerCheck, phases, this::refuseMovedGroups);
     }
