@@ -80,6 +80,11 @@ public final class BrokerCapabilities {
         return finalizedLevels.getOrDefault(feature, (short) 0);
     }
 
+    /** Every feature the broker finalizes, with its level (empty when the broker was not asked). */
+    public Map<String, Short> finalizedLevels() {
+        return new TreeMap<>(finalizedLevels);
+    }
+
     /** Whether the broker was asked; {@link #clientOnly()} did not. */
     public boolean brokerProbed() {
         return brokerProbed;
@@ -103,6 +108,16 @@ public final class BrokerCapabilities {
     public boolean supportsNativeTransactionalShareAcks() {
         return finalizedLevel("share.version") >= SHARE_VERSION_TRANSACTIONAL_ACKS
                 && finalizedLevel("transaction.version") >= TRANSACTION_VERSION_TRANSACTIONAL_ACKS;
+    }
+
+    /** Whether the broker runs the consumer group protocol (KIP-848, {@code group.version} at least 1). */
+    public boolean supportsConsumerProtocol() {
+        return finalizedLevel("group.version") >= 1;
+    }
+
+    /** Whether the broker runs the Kafka Streams group protocol (KIP-1071, {@code streams.version} at least 1). */
+    public boolean supportsStreamsProtocol() {
+        return finalizedLevel("streams.version") >= 1;
     }
 
     /** Whether the broker has share groups enabled ({@code share.version} at least 1). */

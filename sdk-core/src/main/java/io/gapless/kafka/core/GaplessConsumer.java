@@ -1,5 +1,6 @@
 package io.gapless.kafka.core;
 
+import io.gapless.kafka.core.internal.BaselineSession;
 import io.gapless.kafka.core.internal.BaselineWorker;
 import io.gapless.kafka.core.spi.ClientIds;
 import io.gapless.kafka.core.internal.OffsetResetHandler;
@@ -40,10 +41,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -66,7 +64,7 @@ import java.util.stream.Collectors;
  * (every released broker) the SDK runs the inner {@link KafkaConsumer} with
  * {@code auto.offset.reset=none}, catches its {@link InvalidOffsetException}s in {@link #poll} and
  * {@link #position}, classifies the partitions against the group's durable baseline (see
- * {@link GaplessConsumerConfig#BASELINE_TOPIC_CONFIG}), seeks them and retries within the caller's
+ * {@link GaplessConsumerConfig#BASELINE_TOPIC_PREFIX_CONFIG}), seeks them and retries within the caller's
  * timeout: classification and offset look-ups run on one background thread, so no call blocks
  * beyond its timeout. Every reset is logged at INFO and counted in {@link #metrics()}. Without
  * {@code auto.offset.reset.new.partitions} the class is a plain pass-through.
@@ -78,8 +76,6 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
     private static final Logger log = LoggerFactory.getLogger(GaplessConsumer.class);
     /** KafkaConsumer's own default for {@code close()} without a timeout. */
     private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
-    /** How often a group whose baseline does not yet know of committed offsets asks the broker. */
-    private static final long PROGRESS_CHECK_INTERVAL_MS = 5_000;
 
     private final Consumer<K, V> delegate;
     private final ModeDecision decision;
@@ -89,14 +85,9 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
     private final ResetMetrics resetMetrics;
     private final BaselineUnavailablePolicy unavailablePolicy;
     private final Duration defaultApiTimeout;
-    private final Set<String> registeredTopics = ConcurrentHashMap.newKeySet();
-    private final Set<String> registering = ConcurrentHashMap.newKeySet();
-    private final AtomicReference<RuntimeException> asyncFailure = new AtomicReference<>();
+    private final BaselineSession session;
     private final String clientId;
     private Set<String> pendingManualTopics = Set.of();
-    private boolean warmUpStarted;
-    private long nextProgressCheckMs;
-    private CompletableFuture<?> progressTask = CompletableFuture.completedFuture(null);
 
     /** Same as {@link KafkaConsumer#KafkaConsumer(Map)}, plus the SDK's settings. */
     public GaplessConsumer(Map<String, Object> configs) {
@@ -143,7 +134,7 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         this.resetMetrics = new ResetMetrics(clientId, decision.kind());
         if (decision.kind() == ModeDecision.Kind.EMULATE) {
             String group = String.valueOf(userConfig.get(ConsumerConfig.GROUP_ID_CONFIG));
-            BaselineStore store = new BaselineStore(config.baselineTopic(), group, BaselineStore.GroupType.CONSUMER,
+            BaselineStore store = new BaselineStore(config.baselineTopicOf(group), group, BaselineStore.GroupType.CONSUMER,
                     ConnectionConfigs.from(userConfig, "baseline"), config.isolationLevel(), Duration.ofMillis(config.baselineTimeoutMs()),
                     resetMetrics::recordBaselineRead, resetMetrics::recordBaselineWrite);
             this.classifier = new GroupBaselineClassifier(store);
@@ -151,10 +142,12 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
             TopicResetPolicies policies = new TopicResetPolicies(config.basePolicy(), newPolicy);
             this.resetHandler = new OffsetResetHandler(topic -> Optional.of(policies), () -> classifier, store, worker,
                     unavailablePolicy, resetMetrics, Time.SYSTEM);
+            this.session = new BaselineSession(classifier, worker, unavailablePolicy, clientId);
         } else {
             this.classifier = null;
             this.worker = null;
             this.resetHandler = null;
+            this.session = null;
         }
         Consumer<K, V> created;
         try {
@@ -436,41 +429,12 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
     /** A new subscription or assignment: old resolutions are forgotten, and the baseline is warmed up while the consumer joins. */
     private void newSession() {
         resetHandler.forgetAll();
-        classifier.newSession();
-        registeredTopics.clear();
-        worker.submitInterruptible(() -> {
-            try {
-                classifier.prepare();
-            } catch (RuntimeException e) {
-                log.debug("Preparing the baseline of {} failed; the first real use reports it", clientId, e);
-            }
-            return null;
-        });
-        warmUpStarted = true;
-        nextProgressCheckMs = System.currentTimeMillis() + PROGRESS_CHECK_INTERVAL_MS;
+        session.newSession();
     }
 
     /** Records the assigned topics' group in the baseline, on the worker: the polling thread does not wait for it. */
     private void registerAssigned(Collection<TopicPartition> partitions) {
-        Set<String> topics = partitions.stream().map(TopicPartition::topic)
-                .filter(t -> !registeredTopics.contains(t) && !registering.contains(t)).collect(Collectors.toSet());
-        if (topics.isEmpty()) {
-            return;
-        }
-        registering.addAll(topics);
-        worker.submit(() -> classifier.register(topics)).whenComplete((b, e) -> {
-            registering.removeAll(topics);
-            if (e == null) {
-                registeredTopics.addAll(topics);
-                return;
-            }
-            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
-            if (cause instanceof BaselineUnavailableException bue && unavailablePolicy == BaselineUnavailablePolicy.FAIL) {
-                asyncFailure.compareAndSet(null, bue);
-            } else {
-                log.warn("Could not record the group of topics {} in the group baseline: {}", topics, cause.toString());
-            }
-        });
+        session.register(partitions.stream().map(TopicPartition::topic).collect(Collectors.toSet()));
     }
 
     private void registerManualAssignment() {
@@ -481,39 +445,20 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         }
     }
 
-    /** A registration that failed on the worker under {@code gapless.baseline.unavailable=fail} is reported once, here. */
     private void throwAsyncFailure() {
-        RuntimeException e = asyncFailure.getAndSet(null);
-        if (e != null) {
-            throw e;
-        }
+        session.throwAsyncFailure();
     }
 
     /** The user committed: the baseline records once that this incarnation of the group has progress. */
     private void committed() {
-        if (emulating() && !classifier.progressRecorded() && progressTask.isDone()) {
-            progressTask = worker.submit(() -> {
-                classifier.recordProgress();
-                return null;
-            });
+        if (emulating()) {
+            session.committed();
         }
     }
 
     /** Auto-commit and asynchronous commits are not seen here: ask the broker now and then until progress is recorded. */
     private void maybeCheckProgress() {
-        long now = System.currentTimeMillis();
-        if (!warmUpStarted || classifier.progressRecorded() || !progressTask.isDone() || now < nextProgressCheckMs) {
-            return;
-        }
-        nextProgressCheckMs = now + PROGRESS_CHECK_INTERVAL_MS;
-        progressTask = worker.submitInterruptible(() -> {
-            try {
-                classifier.checkProgress();
-            } catch (RuntimeException e) {
-                log.debug("Checking the progress of the group of {} failed; checked again later", clientId, e);
-            }
-            return null;
-        });
+        session.maybeCheckProgress();
     }
 
     private void closeSdk(Duration timeout) {

@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * How GaplessConsumer positions partitions on the wire, against KafkaConsumer's own contract:
  * repeated out-of-range reports (issue 10 point 3), a user's seek against a cached missing-offset
- * error (point 5), and timeouts (point 9).
+ * error (point 5), and timeouts (point 9). The broker faults behind point 9 (a partition without a
+ * leader, a frozen broker under the baseline) are in {@link GaplessConsumerTimeoutIT}.
  */
 @EmbeddedKafkaTest
 class GaplessConsumerPositioningIT {

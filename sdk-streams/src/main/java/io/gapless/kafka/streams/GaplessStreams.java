@@ -2,6 +2,8 @@ package io.gapless.kafka.streams;
 
 import io.gapless.kafka.core.BrokerCapabilities;
 import io.gapless.kafka.core.GaplessConsumerConfig;
+import io.gapless.kafka.core.NewPartitionsMode;
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.streams.internal.GaplessClientSupplier;
@@ -25,6 +27,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Supplier;
 
 /**
  * Creates a {@link KafkaStreams} whose main consumer applies KIP-1327's new-partitions reset
@@ -44,7 +47,7 @@ import java.util.Properties;
  * application-wide settings; a plain {@code AutoOffsetReset} takes the application-wide
  * new-partitions policy for its new partitions. Changelog, repartition and global-store topics are
  * never affected: Kafka Streams resets them as always. Partitions are classified by the SDK's
- * durable group baseline ({@code gapless.baseline.topic}, {@code gapless.baseline.unavailable},
+ * durable group baseline (topic {@code __gapless_baseline.<application.id>}, {@code gapless.baseline.unavailable},
  * {@code gapless.baseline.timeout.ms}, as for {@code GaplessConsumer}); every reset is logged at
  * INFO and counted in the main consumer's metrics ({@code gapless-consumer-metrics}), which
  * {@link KafkaStreams#metrics()} includes.
@@ -103,18 +106,11 @@ public final class GaplessStreams {
 
         ResetPlan.Builder plan = ResetPlan.builder().applicationId(applicationId).sources(sources)
                 .globalBase(config.basePolicy()).globalNewPartitions(config.newPartitionsPolicy())
-                .baselineTopic(config.baselineTopic()).unavailablePolicy(config.baselineUnavailablePolicy())
+                .baselineTopic(BaselineTopic.of(config.sharedBaselineTopic().orElse(null), config.baselineTopicPrefix(), applicationId)).unavailablePolicy(config.baselineUnavailablePolicy())
                 .baselineTimeout(Duration.ofMillis(config.baselineTimeoutMs()));
         boolean anyPolicy = plan.build().anyNewPartitionsPolicy();
         String protocol = streamsConfig.getString(StreamsConfig.GROUP_PROTOCOL_CONFIG).toLowerCase(Locale.ROOT);
-        // Kafka Streams' groups (classic or streams protocol) are never the consumer protocol KIP-1327's native path needs.
-        ModeDecision decision = ModeDecision.decide(anyPolicy, config.mode(), protocol, BrokerCapabilities.clientOnly(),
-                () -> probe(streamsProps));
-        if (decision.kind() == ModeDecision.Kind.NATIVE) {
-            throw new ConfigException(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, config.mode().configValue(),
-                    "native KIP-1327 delivery for Kafka Streams is not implemented by this SDK version (" + decision.reason()
-                            + "); set " + GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG + "=emulate");
-        }
+        ModeDecision decision = decide(anyPolicy, config.mode(), protocol, () -> probe(streamsProps));
         ResetPlan resetPlan = plan.decision(decision).build();
 
         KafkaStreams streams;
@@ -130,6 +126,27 @@ public final class GaplessStreams {
         log.info("GaplessStreams {}: new-partitions policies delivered by {} ({}); group.protocol={}, main consumer via {}; sources: {}",
                 applicationId, decision.kind().label(), decision.reason(), protocol, hook, resetPlan.describe());
         return streams;
+    }
+
+    /**
+     * How an application would deliver its new-partitions policies: the decision {@link #create}
+     * takes, for tools that report it ({@code gapless probe}).
+     *
+     * @param anyPolicy   whether any source (or the application) has a new-partitions policy
+     * @param groupProtocol the application's {@code group.protocol} ({@code classic} or {@code streams}); Kafka Streams'
+     *                      groups are never the consumer protocol KIP-1327's native path needs
+     * @param brokerProbe asks the broker; called only when the kafka-clients on the classpath knows KIP-1327's setting
+     * @throws ConfigException where the decision is native: this SDK version has no native delivery for Kafka Streams
+     */
+    public static ModeDecision decide(boolean anyPolicy, NewPartitionsMode mode, String groupProtocol,
+            Supplier<BrokerCapabilities> brokerProbe) {
+        ModeDecision decision = ModeDecision.decide(anyPolicy, mode, groupProtocol, BrokerCapabilities.clientOnly(), brokerProbe);
+        if (decision.kind() == ModeDecision.Kind.NATIVE) {
+            throw new ConfigException(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, mode.configValue(),
+                    "native KIP-1327 delivery for Kafka Streams is not implemented by this SDK version (" + decision.reason()
+                            + "); set " + GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG + "=emulate");
+        }
+        return decision;
     }
 
     /** {@code props} without the SDK's own keys, for Kafka Streams. */

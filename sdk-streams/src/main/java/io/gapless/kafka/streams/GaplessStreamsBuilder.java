@@ -38,9 +38,10 @@ import java.util.regex.Pattern;
  *
  * <p>The recorded policies stay linked to the {@link Topology} that {@code build()} returns, so
  * both {@code GaplessStreams.create(builder, props)} and {@code GaplessStreams.create(builder.build(), props)}
- * work. Sources without a policy are handed to
- * Kafka Streams with an explicit {@code AutoOffsetReset.none()} (see {@link GaplessTopology}); start
- * the topology with {@link GaplessStreams}. An invalid policy fails the call that adds the source
+ * work. Every source is handed to Kafka Streams as {@code AutoOffsetReset.earliest()} while the SDK
+ * keeps what was declared (see {@link GaplessTopology}); start the topology with {@link GaplessStreams}.
+ * {@code TopologyTestDriver} runs it unchanged (it pipes records into the topology and never resets
+ * offsets, so reset policies play no part there). An invalid policy fails the call that adds the source
  * with a {@link org.apache.kafka.common.config.ConfigException} naming the topic.
  */
 public class GaplessStreamsBuilder extends StreamsBuilder {
@@ -85,7 +86,7 @@ public class GaplessStreamsBuilder extends StreamsBuilder {
         Objects.requireNonNull(topics, "topics can't be null");
         Objects.requireNonNull(consumed, "consumed can't be null");
         sources().recordTopics(topics, ConsumedPolicy.of(consumed));
-        return super.stream(topics, ConsumedPolicy.withExplicitPolicy(consumed));
+        return super.stream(topics, ConsumedPolicy.forStreams(consumed));
     }
 
     @Override
@@ -98,7 +99,7 @@ public class GaplessStreamsBuilder extends StreamsBuilder {
         Objects.requireNonNull(topicPattern, "topicPattern can't be null");
         Objects.requireNonNull(consumed, "consumed can't be null");
         sources().recordPattern(topicPattern, ConsumedPolicy.of(consumed));
-        return super.stream(topicPattern, ConsumedPolicy.withExplicitPolicy(consumed));
+        return super.stream(topicPattern, ConsumedPolicy.forStreams(consumed));
     }
 
     // ---- KTable sources ----
@@ -113,7 +114,7 @@ public class GaplessStreamsBuilder extends StreamsBuilder {
         Objects.requireNonNull(topic, "topic can't be null");
         Objects.requireNonNull(consumed, "consumed can't be null");
         sources().recordTopics(List.of(topic), ConsumedPolicy.of(consumed));
-        return super.table(topic, ConsumedPolicy.withExplicitPolicy(consumed));
+        return super.table(topic, ConsumedPolicy.forStreams(consumed));
     }
 
     @Override
@@ -128,7 +129,7 @@ public class GaplessStreamsBuilder extends StreamsBuilder {
         Objects.requireNonNull(topic, "topic can't be null");
         Objects.requireNonNull(consumed, "consumed can't be null");
         sources().recordTopics(List.of(topic), ConsumedPolicy.of(consumed));
-        return super.table(topic, ConsumedPolicy.withExplicitPolicy(consumed), materialized);
+        return super.table(topic, ConsumedPolicy.forStreams(consumed), materialized);
     }
 
     // ---- global stores: recorded so that a new-partitions policy on them is rejected ----

@@ -1,5 +1,6 @@
 package io.gapless.kafka.streams;
 
+import io.gapless.kafka.streams.internal.AutoOffsetResets;
 import io.gapless.kafka.streams.internal.RecordedSources;
 import io.gapless.kafka.streams.internal.SourcePolicies;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -26,11 +27,13 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * <p>Sources added without a policy follow the application's {@code auto.offset.reset} and
- * {@code auto.offset.reset.new.partitions}. They are handed to Kafka Streams with an explicit
- * {@code org.apache.kafka.streams.AutoOffsetReset.none()}, which makes Streams run its main consumer with
- * {@code auto.offset.reset=none} so that the SDK positions every source partition itself; run a
- * {@code GaplessTopology} with {@link GaplessStreams}, not with a plain {@code KafkaStreams}
- * (there such sources would fail on their first start instead of following {@code auto.offset.reset}).
+ * {@code auto.offset.reset.new.partitions}; the source of {@code addReadOnlyStateStore} is read from
+ * the beginning, as Kafka's {@code Topology} does. Whatever was declared, every source is handed to
+ * Kafka Streams as {@code org.apache.kafka.streams.AutoOffsetReset.earliest()}: that makes Streams run its main
+ * consumer with {@code auto.offset.reset=none}, so that the SDK positions every source partition
+ * itself, and makes Streams' own resets (task recovery) ask the SDK's main consumer. Run a
+ * {@code GaplessTopology} with {@link GaplessStreams}: a plain {@code KafkaStreams} would read every
+ * source from the beginning where it has no committed offset (it replays, it does not lose).
  *
  * <p>An invalid policy ({@code none} as new-partitions policy, a nested new-partitions policy, a
  * new-partitions policy on a global store) fails the {@code add...} call with a
@@ -38,6 +41,9 @@ import java.util.regex.Pattern;
  */
 @SuppressWarnings("deprecation")
 public class GaplessTopology extends Topology {
+
+    private static final org.apache.kafka.streams.AutoOffsetReset ALWAYS_EARLIEST =
+            NewPartitionsReset.earliest().withNewPartitionsResetPolicy(org.apache.kafka.streams.AutoOffsetReset.earliest());
 
     private final SourcePolicies sources = new SourcePolicies();
     private int depth;
@@ -69,7 +75,7 @@ public class GaplessTopology extends Topology {
         sources.recordTopics(topics == null ? List.of() : List.of(topics), reset);
         depth++;
         try {
-            return super.addSource(reset == null ? org.apache.kafka.streams.AutoOffsetReset.none() : reset, name, te, kd, vd, topics);
+            return super.addSource(AutoOffsetResets.handedToStreams(), name, te, kd, vd, topics);
         } finally {
             depth--;
         }
@@ -85,7 +91,7 @@ public class GaplessTopology extends Topology {
         }
         depth++;
         try {
-            return super.addSource(reset == null ? org.apache.kafka.streams.AutoOffsetReset.none() : reset, name, te, kd, vd, pattern);
+            return super.addSource(AutoOffsetResets.handedToStreams(), name, te, kd, vd, pattern);
         } finally {
             depth--;
         }
@@ -232,7 +238,8 @@ public class GaplessTopology extends Topology {
             TimestampExtractor timestampExtractor, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer, String topic,
             String processorName, ProcessorSupplier<K, V, Void, Void> stateUpdateSupplier) {
         if (depth == 0 && topic != null) {
-            sources.recordTopics(List.of(topic), null);
+            // Kafka's Topology reads a read-only store's source from the beginning whatever auto.offset.reset says.
+            sources.recordTopics(List.of(topic), ALWAYS_EARLIEST);
         }
         depth++;
         try {

@@ -1,9 +1,10 @@
 package io.gapless.kafka.streams;
 
-import io.gapless.kafka.streams.internal.AutoOffsetResets;
+import io.gapless.kafka.streams.internal.DeclaredResetPolicy;
 import org.apache.kafka.streams.AutoOffsetReset;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -25,16 +26,26 @@ import java.util.Optional;
  * policy must not be {@code none} and must not itself carry a new-partitions policy; both are
  * rejected with a {@code ConfigException} naming the topic when the source is added.
  *
+ * <p>Given to a plain {@code StreamsBuilder} or {@code Topology} by mistake, a policy that carries
+ * a new-partitions policy fails instead of silently losing records: Kafka Streams sees it as
+ * {@code AutoOffsetReset.none()}, so the stream thread stops with Kafka Streams' "No valid
+ * committed offset found for input [...] and no valid reset policy configured" at the first
+ * partition of that source without a committed offset. A policy without a new-partitions policy
+ * ({@code NewPartitionsReset.latest()}) is exactly its base policy there.
+ *
  * <p>Immutable. Equality includes the new-partitions policy; like {@code AutoOffsetReset} it also
  * compares classes, so {@code NewPartitionsReset.latest()} does not equal
  * {@code AutoOffsetReset.latest()}.
  */
-public class NewPartitionsReset extends AutoOffsetReset {
+public class NewPartitionsReset extends AutoOffsetReset implements DeclaredResetPolicy {
 
+    private final AutoOffsetReset basePolicy;
     private final AutoOffsetReset newPartitionsPolicy;
 
-    private NewPartitionsReset(AutoOffsetReset base, AutoOffsetReset newPartitionsPolicy) {
-        super(base);
+    private NewPartitionsReset(AutoOffsetReset basePolicy, AutoOffsetReset newPartitionsPolicy) {
+        // What Kafka Streams itself reads: none when a new-partitions policy would otherwise be lost silently.
+        super(newPartitionsPolicy == null ? basePolicy : AutoOffsetReset.none());
+        this.basePolicy = basePolicy;
         this.newPartitionsPolicy = newPartitionsPolicy;
     }
 
@@ -68,10 +79,17 @@ public class NewPartitionsReset extends AutoOffsetReset {
      */
     public NewPartitionsReset withNewPartitionsResetPolicy(AutoOffsetReset newPartitionsPolicy) {
         Objects.requireNonNull(newPartitionsPolicy, "newPartitionsPolicy");
-        return new NewPartitionsReset(this, newPartitionsPolicy);
+        return new NewPartitionsReset(basePolicy, newPartitionsPolicy);
+    }
+
+    /** The base policy: {@code none}, {@code earliest}, {@code latest} or {@code byDuration}, as a plain {@code AutoOffsetReset}. */
+    @Override
+    public AutoOffsetReset basePolicy() {
+        return basePolicy;
     }
 
     /** The policy for newly expanded partitions, empty when none is attached. */
+    @Override
     public Optional<AutoOffsetReset> newPartitionsResetPolicy() {
         return Optional.ofNullable(newPartitionsPolicy);
     }
@@ -84,19 +102,35 @@ public class NewPartitionsReset extends AutoOffsetReset {
         if (!super.equals(o)) {
             return false;
         }
-        return Objects.equals(newPartitionsPolicy, ((NewPartitionsReset) o).newPartitionsPolicy);
+        NewPartitionsReset that = (NewPartitionsReset) o;
+        return basePolicy.equals(that.basePolicy) && Objects.equals(newPartitionsPolicy, that.newPartitionsPolicy);
     }
 
     @Override
     public int hashCode() {
-        return 31 * super.hashCode() + Objects.hashCode(newPartitionsPolicy);
+        return 31 * basePolicy.hashCode() + Objects.hashCode(newPartitionsPolicy);
     }
 
     /** For example {@code latest (new partitions: earliest)}. */
     @Override
     public String toString() {
-        String base = AutoOffsetResets.toResetPolicy(this).toString();
-        return newPartitionsPolicy == null ? base
-                : base + " (new partitions: " + AutoOffsetResets.describe(newPartitionsPolicy) + ")";
+        String base = Text.of(basePolicy);
+        return newPartitionsPolicy == null ? base : base + " (new partitions: " + Text.of(newPartitionsPolicy) + ")";
+    }
+
+    /** Reads any {@code AutoOffsetReset}'s protected fields through a copy (they are readable only on one's own class). */
+    private static final class Text extends AutoOffsetReset {
+        private Text(AutoOffsetReset source) {
+            super(source);
+        }
+
+        static String of(AutoOffsetReset reset) {
+            if (reset instanceof NewPartitionsReset npr) {
+                return npr.toString();
+            }
+            Text t = new Text(reset);
+            String kind = String.valueOf(t.offsetResetStrategy).toLowerCase(Locale.ROOT);
+            return t.duration.map(d -> kind + ":" + d).orElse(kind);
+        }
     }
 }

@@ -52,9 +52,18 @@ final class StreamsHarness implements AutoCloseable {
 
     /** Streams settings for fast tests: one thread, short commit interval and metadata age, state under a temp dir. */
     Properties streamsProps(String applicationId, String protocol) {
+        try {
+            return fastProps(kafka.bootstrapServers(), applicationId, protocol, Files.createTempDirectory("gapless-streams-").toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** As {@link #streamsProps}, for an application in another JVM: base policy {@code latest}, String serdes, no cache. */
+    static Properties fastProps(String bootstrap, String applicationId, String protocol, String stateDir) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, protocol);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
@@ -65,11 +74,7 @@ final class StreamsHarness implements AutoCloseable {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), 500);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 500);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        try {
-            p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("gapless-streams-").toString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         p.put("processing.exception.handler.global.enabled", true);
         return p;

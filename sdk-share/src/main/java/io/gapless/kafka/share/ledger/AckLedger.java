@@ -3,6 +3,7 @@ package io.gapless.kafka.share.ledger;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.MetricDefinition;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DeleteRecordsResult;
@@ -48,6 +49,11 @@ import java.util.stream.Collectors;
  */
 public final class AckLedger implements AutoCloseable {
     public static final String METRIC_GROUP = "gapless-share-ledger";
+    private static final MetricDefinition BYTES_SINCE_SNAPSHOT = new MetricDefinition("bytes-since-snapshot", METRIC_GROUP, "gapless.share",
+            MetricDefinition.Type.GAUGE, "Ledger entry bytes read from this ack-ledger partition since its last snapshot (KIP-1349's rule).",
+            List.of("client-id", "topic", "partition"));
+    /** Every metric of {@code TransactionalShareProducer} on the ack ledger, for the generated reference. */
+    public static final List<MetricDefinition> METRIC_DEFINITIONS = List.of(BYTES_SINCE_SNAPSHOT);
     private static final Logger log = LoggerFactory.getLogger(AckLedger.class);
     /** How long a checked ledger topic is trusted before its partitions and settings are checked again. */
     private static final Duration RECHECK = Duration.ofMinutes(5);
@@ -87,6 +93,11 @@ public final class AckLedger implements AutoCloseable {
 
     /** The ledger partition of every entry of {@code group} (no I/O). */
     public TopicPartition partitionOf(String group) {
+        return partitionOf(settings, group);
+    }
+
+    /** The ledger partition that holds {@code group}'s entries under {@code settings} (no I/O). */
+    static TopicPartition partitionOf(LedgerSettings settings, String group) {
         return new TopicPartition(settings.topicFor(group), 0);
     }
 
@@ -143,10 +154,8 @@ public final class AckLedger implements AutoCloseable {
             return;
         }
         LedgerIndex index = committed().index(partition);
-        MetricName name = metrics.metricName("bytes-since-snapshot", METRIC_GROUP,
-                "Ledger entry bytes read from this ack-ledger partition since its last snapshot (KIP-1349's rule).",
-                Map.of("client-id", String.valueOf(clientConfig.get(CommonClientConfigs.CLIENT_ID_CONFIG)),
-                        "topic", partition.topic(), "partition", Integer.toString(partition.partition())));
+        MetricName name = BYTES_SINCE_SNAPSHOT.in(metrics, Map.of("client-id", String.valueOf(clientConfig.get(CommonClientConfigs.CLIENT_ID_CONFIG)),
+                "topic", partition.topic(), "partition", Integer.toString(partition.partition())));
         metrics.addMetric(name, (Measurable) (cfg, now) -> index.bytesSinceSnapshot());
     }
 

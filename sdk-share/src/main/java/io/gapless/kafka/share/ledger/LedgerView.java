@@ -39,10 +39,28 @@ public final class LedgerView implements AutoCloseable {
     private final Map<TopicPartition, LedgerIndex> indexes = new HashMap<>();
     // Per partition read from above offset 0: the offset a snapshot must cover before the index is complete.
     private final Map<TopicPartition, Long> coverageNeeded = new HashMap<>();
+    private final RecordObserver observer;
+
+    /** Sees every ledger record this view applies, in log order (the inspection tools list them). */
+    @FunctionalInterface
+    interface RecordObserver {
+        RecordObserver NONE = (partition, offset, record, bytes) -> { };
+
+        /**
+         * {@code record} is a {@link LedgerEntry}, a {@link LedgerSnapshot} or a list of
+         * {@link LedgerConfirmation}s; a re-read after truncation repeats offsets.
+         */
+        void applied(TopicPartition partition, long offset, Object record, int bytes);
+    }
 
     /** @param connection the helper consumer's connection settings, client id included */
     LedgerView(Map<String, Object> connection, IsolationLevel isolation) {
+        this(connection, isolation, RecordObserver.NONE);
+    }
+
+    LedgerView(Map<String, Object> connection, IsolationLevel isolation, RecordObserver observer) {
         this.isolation = isolation;
+        this.observer = observer;
         Map<String, Object> config = new HashMap<>(connection);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString().toLowerCase(Locale.ROOT));
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
@@ -56,6 +74,7 @@ public final class LedgerView implements AutoCloseable {
     LedgerView(Consumer<byte[], byte[]> consumer, IsolationLevel isolation) {
         this.isolation = isolation;
         this.consumer = consumer;
+        this.observer = RecordObserver.NONE;
     }
 
     /** The index of ledger partition {@code partition}; call a catch-up method first. */
@@ -123,8 +142,9 @@ public final class LedgerView implements AutoCloseable {
             TopicPartition tp = new TopicPartition(record.topic(), record.partition());
             LedgerIndex index = indexes.get(tp);
             Object decoded = LedgerCodec.decode(record.value(), record.offset());
+            int bytes = record.serializedValueSize() + Math.max(0, record.serializedKeySize());
             if (decoded instanceof LedgerEntry entry) {
-                index.addEntry(entry, record.serializedValueSize() + Math.max(0, record.serializedKeySize()));
+                index.addEntry(entry, bytes);
             } else if (decoded instanceof LedgerSnapshot snapshot) {
                 index.applySnapshot(snapshot);
                 Long needed = coverageNeeded.get(tp);
@@ -136,6 +156,7 @@ public final class LedgerView implements AutoCloseable {
                 List<LedgerConfirmation> list = (List<LedgerConfirmation>) confirmations;
                 index.addConfirmations(list);
             }
+            observer.applied(tp, record.offset(), decoded, bytes);
         }
     }
 

@@ -31,9 +31,7 @@ public enum AckPath {
      * @throws UnsupportedVersionException with {@link Fallback#FAIL} and no native support
      */
     public static AckPath choose(NativeShareTransactions nativeSupport, Fallback fallback, String client, String ledgerTopic) {
-        ModeDecision decision = ModeDecision.decideShareTransactions(fallback, nativeSupport.clientSupports(), nativeSupport::broker,
-                missing -> new UnsupportedVersionException("Transactional share acknowledgements (KIP-1289) are not supported by "
-                        + missing + " and " + ShareTransactionConfigs.FALLBACK_CONFIG + "=" + Fallback.FAIL));
+        ModeDecision decision = decide(nativeSupport, fallback);
         switch (decision.kind()) {
             case NATIVE -> {
                 log.info("{}: transactional share acknowledgements are native (KIP-1289: {})", client, decision.reason());
@@ -51,5 +49,17 @@ public enum AckPath {
                 return LEDGER;
             }
         }
+    }
+
+    /**
+     * The decision {@link #choose} takes, without logging or choosing a path: for tools that report
+     * what a client would run as ({@code gapless probe}).
+     *
+     * @throws UnsupportedVersionException with {@link Fallback#FAIL} and no native support
+     */
+    public static ModeDecision decide(NativeShareTransactions nativeSupport, Fallback fallback) {
+        return ModeDecision.decideShareTransactions(fallback, nativeSupport.clientSupports(), nativeSupport::broker,
+                missing -> new UnsupportedVersionException("Transactional share acknowledgements (KIP-1289) are not supported by "
+                        + missing + " and " + ShareTransactionConfigs.FALLBACK_CONFIG + "=" + Fallback.FAIL));
     }
 }

@@ -1,7 +1,6 @@
 package io.gapless.kafka.streams.internal;
 
 import io.gapless.kafka.core.ResetPolicy;
-import io.gapless.kafka.streams.NewPartitionsReset;
 import org.apache.kafka.streams.AutoOffsetReset;
 
 import java.time.Duration;
@@ -21,7 +20,8 @@ public final class AutoOffsetResets extends AutoOffsetReset {
 
     /** The SDK's view of {@code reset}'s base policy (a new-partitions policy it carries is ignored). */
     public static ResetPolicy toResetPolicy(AutoOffsetReset reset) {
-        AutoOffsetResets copy = new AutoOffsetResets(reset);
+        // A NewPartitionsReset (DeclaredResetPolicy) shows Kafka Streams none while it carries a new-partitions policy; its base is kept apart.
+        AutoOffsetResets copy = new AutoOffsetResets(reset instanceof DeclaredResetPolicy d ? d.basePolicy() : reset);
         String kind = String.valueOf(copy.offsetResetStrategy).toUpperCase(Locale.ROOT);
         return switch (kind) {
             case "EARLIEST" -> ResetPolicy.EARLIEST;
@@ -32,13 +32,25 @@ public final class AutoOffsetResets extends AutoOffsetReset {
         };
     }
 
-    /** The new-partitions policy {@code reset} carries, if it is a {@link NewPartitionsReset} with one. */
+    /** The new-partitions policy {@code reset} carries, if it is a {@code NewPartitionsReset} with one. */
     public static Optional<AutoOffsetReset> newPartitionsPolicyOf(AutoOffsetReset reset) {
-        return reset instanceof NewPartitionsReset npr ? npr.newPartitionsResetPolicy() : Optional.empty();
+        return reset instanceof DeclaredResetPolicy d ? d.newPartitionsResetPolicy() : Optional.empty();
+    }
+
+    /**
+     * The policy the SDK's builders hand Kafka Streams for every source the SDK positions, whatever
+     * the user declared. Never {@code none}: Kafka Streams' task recovery resets a revived task's
+     * partitions by this policy without asking the main consumer, and {@code none} would kill the
+     * stream thread there; {@code earliest} makes it call {@code seekToBeginning}, which the SDK's
+     * main consumer answers with the SDK's own decision. (Any explicit policy also makes Kafka
+     * Streams run the main consumer with {@code auto.offset.reset=none}.)
+     */
+    public static AutoOffsetReset handedToStreams() {
+        return AutoOffsetReset.earliest();
     }
 
     /** {@code toString} for any {@code AutoOffsetReset} (Kafka's has none). */
     public static String describe(AutoOffsetReset reset) {
-        return reset instanceof NewPartitionsReset ? reset.toString() : toResetPolicy(reset).toString();
+        return reset instanceof DeclaredResetPolicy ? reset.toString() : toResetPolicy(reset).toString();
     }
 }

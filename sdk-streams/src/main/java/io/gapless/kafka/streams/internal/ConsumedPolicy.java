@@ -24,16 +24,12 @@ public final class ConsumedPolicy<K, V> extends Consumed<K, V> {
     }
 
     /**
-     * A copy of {@code consumed} that carries an explicit {@code AutoOffsetReset.none()} when it
-     * carries no policy; the user's object is not changed. An explicit policy on some source makes
-     * Kafka Streams run the main consumer with {@code auto.offset.reset=none}, which the SDK needs
-     * to see every partition without a valid offset (see {@code GaplessStreams}).
+     * A copy of {@code consumed} that carries {@link AutoOffsetResets#handedToStreams()} instead of
+     * the user's policy (which the SDK recorded); the user's object is not changed.
      */
-    public static <K, V> Consumed<K, V> withExplicitPolicy(Consumed<K, V> consumed) {
+    public static <K, V> Consumed<K, V> forStreams(Consumed<K, V> consumed) {
         ConsumedPolicy<K, V> copy = new ConsumedPolicy<>(consumed);
-        if (copy.resetPolicy == null) {
-            copy.resetPolicy = AutoOffsetReset.none();
-        }
+        copy.resetPolicy = AutoOffsetResets.handedToStreams();
         return copy;
     }
 }

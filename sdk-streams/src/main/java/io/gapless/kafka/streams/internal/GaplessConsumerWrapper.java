@@ -4,6 +4,7 @@ import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.clients.consumer.internals.AsyncKafkaConsumer;
 import org.apache.kafka.clients.consumer.internals.StreamsRebalanceData;
@@ -25,7 +26,8 @@ import java.util.regex.Pattern;
 /**
  * The main-consumer hook under {@code group.protocol=streams}, where Kafka Streams 4.4 creates the
  * main consumer itself and ignores {@code KafkaClientSupplier.getConsumer}. Streams instantiates
- * this class from its internal config {@value #WRAPPER_CONFIG} (no-arg constructor) and hands it
+ * this class from its internal config {@code __internal.consumer.wrapper__} (no-arg constructor,
+ * installed by {@code StreamsProtocolHook}) and hands it
  * the consumer in {@link #wrapConsumer}; the plan travels in the main consumer's configuration
  * under {@value #PLAN_CONFIG}.
  *
@@ -34,8 +36,6 @@ import java.util.regex.Pattern;
  * {@link ConfigException} that says so when it is missing.
  */
 public final class GaplessConsumerWrapper extends ConsumerWrapper {
-    /** Kafka Streams' internal main-consumer wrapper setting (4.4). */
-    public static final String WRAPPER_CONFIG = StreamsProtocolHook.WRAPPER_CONFIG;
     /** Where the {@link ResetPlan} travels in the main consumer's configuration. */
     public static final String PLAN_CONFIG = "gapless.streams.reset.plan";
 
@@ -56,7 +56,7 @@ public final class GaplessConsumerWrapper extends ConsumerWrapper {
             Object plan = config.get(PLAN_CONFIG);
             if (!(plan instanceof ResetPlan resetPlan)) {
                 throw new ConfigException(PLAN_CONFIG, plan, "the Gapless main-consumer wrapper needs the plan GaplessStreams"
-                        + " puts there; create the application with GaplessStreams.create instead of setting " + WRAPPER_CONFIG);
+                        + " puts there; create the application with GaplessStreams.create instead of installing the wrapper yourself");
             }
             Object reset = config.get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG);
             if (!"none".equals(String.valueOf(reset))) {
@@ -86,6 +86,31 @@ public final class GaplessConsumerWrapper extends ConsumerWrapper {
     @Override
     public long position(TopicPartition partition, Duration timeout) {
         return main.position(partition, timeout);
+    }
+
+    @Override
+    public void seek(TopicPartition partition, long offset) {
+        main.seek(partition, offset);
+    }
+
+    @Override
+    public void seek(TopicPartition partition, OffsetAndMetadata offsetAndMetadata) {
+        main.seek(partition, offsetAndMetadata);
+    }
+
+    @Override
+    public void wakeup() {
+        main.wakeup();
+    }
+
+    @Override
+    public void seekToBeginning(Collection<TopicPartition> partitions) {
+        main.seekToBeginning(partitions);
+    }
+
+    @Override
+    public void seekToEnd(Collection<TopicPartition> partitions) {
+        main.seekToEnd(partitions);
     }
 
     @Override

@@ -5,6 +5,7 @@ import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
@@ -12,15 +13,16 @@ import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
  * The main consumer Kafka Streams gets from {@link GaplessClientSupplier} under
  * {@code group.protocol=classic}: a {@link Consumer} decorator whose delegate runs with
- * {@code auto.offset.reset=none}; {@code poll}/{@code position} go through
- * {@link SourceResetEmulation}, subscriptions wrap Streams' rebalance listener, everything else
- * is forwarded unchanged.
+ * {@code auto.offset.reset=none}; {@code poll}/{@code position}, and Kafka Streams' own resets
+ * ({@code seekToBeginning}/{@code seekToEnd}), go through {@link SourceResetEmulation},
+ * subscriptions wrap Streams' rebalance listener, everything else is forwarded unchanged.
  */
 public final class GaplessMainConsumer extends ForwardingConsumer<byte[], byte[]> {
     private final Consumer<byte[], byte[]> delegate;
@@ -45,7 +47,38 @@ public final class GaplessMainConsumer extends ForwardingConsumer<byte[], byte[]
 
     @Override
     public long position(TopicPartition partition) {
-        return emulation.position(delegate, partition, Duration.ofMillis(Long.MAX_VALUE));
+        return emulation.position(delegate, partition, emulation.defaultApiTimeout());
+    }
+
+    /** Kafka Streams seeks a revived task's partitions to their committed offsets: a stale report must not move them afterwards. */
+    @Override
+    public void seek(TopicPartition partition, long offset) {
+        delegate.seek(partition, offset);
+        emulation.positionedByCaller(List.of(partition), offset);
+    }
+
+    @Override
+    public void seek(TopicPartition partition, OffsetAndMetadata offsetAndMetadata) {
+        delegate.seek(partition, offsetAndMetadata);
+        emulation.positionedByCaller(List.of(partition), offsetAndMetadata.offset());
+    }
+
+    @Override
+    public void wakeup() {
+        emulation.wakeup();
+        delegate.wakeup();
+    }
+
+    /** Kafka Streams' own reset of a revived task's partitions (policy {@code earliest}, as the SDK's builders hand it). */
+    @Override
+    public void seekToBeginning(Collection<TopicPartition> partitions) {
+        emulation.resetRequestedByStreams(delegate, partitions, delegate::seekToBeginning);
+    }
+
+    /** As {@link #seekToBeginning}, for partitions Kafka Streams resets to the end (repartition topics, or a changed topology). */
+    @Override
+    public void seekToEnd(Collection<TopicPartition> partitions) {
+        emulation.resetRequestedByStreams(delegate, partitions, delegate::seekToEnd);
     }
 
     @Override
@@ -122,7 +155,7 @@ public final class GaplessMainConsumer extends ForwardingConsumer<byte[], byte[]
         try {
             delegate.close(timeout);
         } finally {
-            emulation.close();
+            emulation.close(timeout);
         }
     }
 

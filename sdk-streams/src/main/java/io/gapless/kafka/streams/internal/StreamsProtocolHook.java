@@ -3,21 +3,28 @@ package io.gapless.kafka.streams.internal;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
 /**
  * Installs {@link GaplessConsumerWrapper} as the main consumer under {@code group.protocol=streams},
- * through Kafka Streams' internal {@code __internal.consumer.wrapper__} setting (4.4). Checks,
- * without touching the wrapper class, that the Kafka Streams on the classpath has the hook, and
- * fails with a {@link ConfigException} that says why otherwise.
+ * through Kafka Streams' internal {@code __internal.consumer.wrapper__} setting (4.4). Checks, before
+ * anything is installed, that the Kafka Streams on the classpath still has the hook in the shape
+ * the wrapper was compiled against, and fails with a {@link ConfigException} that says why otherwise
+ * (rather than an {@code AbstractMethodError} or a silently bypassed override at run time).
  */
 public final class StreamsProtocolHook {
     /** Kafka Streams' internal main-consumer wrapper setting. */
     public static final String WRAPPER_CONFIG = "__internal.consumer.wrapper__";
     private static final String WRAPPER_CLASS = "org.apache.kafka.streams.internals.ConsumerWrapper";
     private static final String ASYNC_CONSUMER_CLASS = "org.apache.kafka.clients.consumer.internals.AsyncKafkaConsumer";
+    private static final String OUR_WRAPPER_CLASS = "io.gapless.kafka.streams.internal.GaplessConsumerWrapper";
 
     private StreamsProtocolHook() {
     }
@@ -38,22 +45,90 @@ public final class StreamsProtocolHook {
 
     /** Whether Kafka Streams' internal main-consumer wrapper exists with the shape the SDK was built against. */
     public static boolean hookAvailable() {
-        try {
-            Class<?> wrapper = Class.forName(WRAPPER_CLASS, false, StreamsProtocolHook.class.getClassLoader());
-            Class<?> async = Class.forName(ASYNC_CONSUMER_CLASS, false, StreamsProtocolHook.class.getClassLoader());
-            wrapper.getMethod("wrapConsumer", async, Map.class, Optional.class);
-            return true;
-        } catch (ClassNotFoundException | NoSuchMethodException | LinkageError e) {
-            return false;
-        }
+        return problem().isEmpty();
     }
 
     static void checkHookAvailable() {
-        if (!hookAvailable()) {
-            throw new ConfigException(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams", "with the streams rebalance protocol Kafka"
-                    + " Streams creates the main consumer itself and bypasses KafkaClientSupplier, and the only hook to decorate it,"
-                    + " the internal " + WRAPPER_CLASS + " (" + WRAPPER_CONFIG + "), is missing or changed in the kafka-streams on"
-                    + " the classpath; use group.protocol=classic for new-partitions reset policies");
+        problem().ifPresent(StreamsProtocolHook::fail);
+    }
+
+    private static Optional<String> problem() {
+        ClassLoader loader = StreamsProtocolHook.class.getClassLoader();
+        Class<?> base;
+        Class<?> async;
+        try {
+            base = Class.forName(WRAPPER_CLASS, false, loader);
+            async = Class.forName(ASYNC_CONSUMER_CLASS, false, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return Optional.of(e.getClass().getSimpleName() + ": " + e.getMessage());
         }
+        Optional<String> hook = hookProblem(base, async);
+        if (hook.isPresent()) {
+            return hook;
+        }
+        try {
+            return shapeProblem(base, Class.forName(OUR_WRAPPER_CLASS, true, loader));
+        } catch (ClassNotFoundException | LinkageError e) {
+            return Optional.of("the SDK's wrapper does not link against it (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+        }
+    }
+
+    /** Throws the {@link ConfigException} {@code create} promises when {@code base} cannot carry a wrapper shaped like {@code ours}. */
+    static void check(Class<?> base, Class<?> async, Class<?> ours) {
+        hookProblem(base, async).or(() -> shapeProblem(base, ours)).ifPresent(StreamsProtocolHook::fail);
+    }
+
+    /** {@code wrapConsumer(AsyncKafkaConsumer, Map, Optional)} must exist, concrete (the wrapper calls it) and overridable. */
+    static Optional<String> hookProblem(Class<?> base, Class<?> async) {
+        try {
+            Method m = base.getMethod("wrapConsumer", async, Map.class, Optional.class);
+            if (Modifier.isAbstract(m.getModifiers()) || Modifier.isFinal(m.getModifiers())) {
+                return Optional.of("wrapConsumer(AsyncKafkaConsumer, Map, Optional) is " + Modifier.toString(m.getModifiers()));
+            }
+            return Optional.empty();
+        } catch (NoSuchMethodException e) {
+            return Optional.of("it has no wrapConsumer(AsyncKafkaConsumer, Map, Optional)");
+        }
+    }
+
+    /**
+     * The wrapper ({@code ours}, compiled against Kafka Streams 4.4) must implement every method
+     * Kafka Streams may call (no abstract method left: a newer base or interface method would
+     * otherwise end in {@code AbstractMethodError}), and every method it overrides to carry the
+     * feature must still exist in {@code base} (or Kafka Streams would bypass it).
+     */
+    static Optional<String> shapeProblem(Class<?> base, Class<?> ours) {
+        List<String> problems = new ArrayList<>();
+        for (Method m : ours.getMethods()) {
+            if (Modifier.isAbstract(m.getModifiers())) {
+                problems.add("it declares " + signature(m) + ", which the SDK's wrapper does not implement");
+            }
+        }
+        for (Method m : ours.getDeclaredMethods()) {
+            if (!Modifier.isPublic(m.getModifiers()) || Modifier.isStatic(m.getModifiers()) || m.isSynthetic() || m.isBridge()) {
+                continue;
+            }
+            try {
+                Method overridden = base.getMethod(m.getName(), m.getParameterTypes());
+                if (Modifier.isFinal(overridden.getModifiers())) {
+                    problems.add(signature(overridden) + " became final");
+                }
+            } catch (NoSuchMethodException e) {
+                problems.add("it has no " + signature(m) + " any more, so Kafka Streams would bypass the SDK's override");
+            }
+        }
+        return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
+    }
+
+    private static String signature(Method m) {
+        return m.getName() + Arrays.stream(m.getParameterTypes()).map(Class::getSimpleName)
+                .collect(java.util.stream.Collectors.joining(", ", "(", ")"));
+    }
+
+    private static void fail(String why) {
+        throw new ConfigException(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams", "with the streams rebalance protocol Kafka"
+                + " Streams creates the main consumer itself and bypasses KafkaClientSupplier, and the only hook to decorate it,"
+                + " the internal " + WRAPPER_CLASS + " (" + WRAPPER_CONFIG + "), is missing or changed in the kafka-streams on"
+                + " the classpath (" + why + "); use group.protocol=classic for new-partitions reset policies");
     }
 }

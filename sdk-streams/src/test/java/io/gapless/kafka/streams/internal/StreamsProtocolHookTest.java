@@ -1,0 +1,89 @@
+package io.gapless.kafka.streams.internal;
+
+import org.apache.kafka.clients.consumer.internals.AsyncKafkaConsumer;
+import org.apache.kafka.clients.consumer.internals.StreamsRebalanceData;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.streams.internals.ConsumerWrapper;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The streams-protocol hook is checked against the shape of Kafka Streams' internal
+ * {@code ConsumerWrapper}: stand-in classes play a future Kafka Streams whose wrapper changed.
+ */
+class StreamsProtocolHookTest {
+
+    @Test
+    void theKafkaStreamsOnTheClasspathCarriesTheWrapper() {
+        assertTrue(StreamsProtocolHook.hookAvailable());
+        assertDoesNotThrow(() -> StreamsProtocolHook.check(ConsumerWrapper.class, AsyncKafkaConsumer.class, GaplessConsumerWrapper.class));
+    }
+
+    @Test
+    void aWrapperWithoutWrapConsumerIsAConfigException() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> StreamsProtocolHook.check(NoHook.class, AsyncKafkaConsumer.class, NoHook.class));
+        assertTrue(e.getMessage().contains("wrapConsumer") && e.getMessage().contains("group.protocol=classic"), e.getMessage());
+    }
+
+    /** A newer base with a method the SDK's wrapper does not implement: a ConfigException at create, not an AbstractMethodError when Streams calls it. */
+    @Test
+    void aMethodTheSdkDoesNotImplementIsAConfigException() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> StreamsProtocolHook.check(BaseWithNewMethod.class, AsyncKafkaConsumer.class, OursAgainstNewBase.class));
+        assertTrue(e.getMessage().contains("pollForShare()"), e.getMessage());
+    }
+
+    /** A base that no longer has a method the SDK overrides would bypass the SDK silently. */
+    @Test
+    void anOverrideKafkaStreamsNoLongerCallsIsAConfigException() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> StreamsProtocolHook.check(BaseWithoutPosition.class, AsyncKafkaConsumer.class, OursOverridingPosition.class));
+        assertTrue(e.getMessage().contains("position(TopicPartition)"), e.getMessage());
+    }
+
+    @Test
+    void aFinalWrapConsumerIsAConfigException() {
+        assertThrows(ConfigException.class, () -> StreamsProtocolHook.check(FinalHook.class, AsyncKafkaConsumer.class, FinalHook.class));
+    }
+
+    static class NoHook {
+    }
+
+    abstract static class BaseWithNewMethod {
+        public void wrapConsumer(AsyncKafkaConsumer<byte[], byte[]> d, Map<String, Object> c, Optional<StreamsRebalanceData> r) {
+        }
+
+        public abstract void pollForShare();
+    }
+
+    /** What the SDK's wrapper compiled against 4.4 looks like to reflection when loaded with that newer base. */
+    abstract static class OursAgainstNewBase extends BaseWithNewMethod {
+        @Override
+        public void wrapConsumer(AsyncKafkaConsumer<byte[], byte[]> d, Map<String, Object> c, Optional<StreamsRebalanceData> r) {
+        }
+    }
+
+    static class BaseWithoutPosition {
+        public void wrapConsumer(AsyncKafkaConsumer<byte[], byte[]> d, Map<String, Object> c, Optional<StreamsRebalanceData> r) {
+        }
+    }
+
+    static class OursOverridingPosition extends BaseWithoutPosition {
+        public long position(TopicPartition partition) {
+            return 0;
+        }
+    }
+
+    static class FinalHook {
+        public final void wrapConsumer(AsyncKafkaConsumer<byte[], byte[]> d, Map<String, Object> c, Optional<StreamsRebalanceData> r) {
+        }
+    }
+}
