@@ -42,7 +42,9 @@ final class ClusterFaultScenario {
         /**
          * A worker is paused with its ledger entry written in the open transaction while the leader of
          * one of the input, output, ledger, {@code __transaction_state} and {@code __share_group_state}
-         * partitions is SIGKILLed; it goes on during the failover; the broker is restarted.
+         * partitions is SIGKILLed (a broker that leads several of them at once covers them all); it goes on
+         * during the failover; the broker is restarted. Repeated until each of those partitions lost its
+         * leader once, and at least {@code repetitions} times.
          */
         LEADER_KILLS,
         /**
@@ -84,6 +86,8 @@ final class ClusterFaultScenario {
     private final java.util.Deque<String> haltsToGo = new java.util.ArrayDeque<>();
     private final String[] haltOf = new String[SLOTS];
     private int injected;
+    // LEADER_KILLS: the partitions whose leader has not been killed yet (a kill covers every one its node led).
+    private final java.util.Set<TopicPartition> leadersToKill = new java.util.LinkedHashSet<>();
     private long archived;
     private boolean injecting = true;
     private boolean armed;
@@ -98,6 +102,9 @@ final class ClusterFaultScenario {
         this.output = name + "-out";
         this.group = name + "-group";
         this.topics = new ShareRunTopics(kafka, input, PARTITIONS, output, group);
+        if (kind == Kind.LEADER_KILLS) {
+            leadersToKill.addAll(killTargets());
+        }
         if (kind == Kind.HALTS) {
             for (int round = 0; round < Math.max(1, repetitions / HALT_POINTS.size()); round++) {
                 haltsToGo.addAll(HALT_POINTS);
@@ -107,7 +114,7 @@ final class ClusterFaultScenario {
 
     /** What a run leaves behind, as a user would check it. */
     record Result(int produced, Map<String, Integer> outputCounts, boolean allAcknowledged, int injected, long archived,
-                  List<String> injections, Map<String, Integer> events, Duration took) {
+                  List<String> injections, List<String> leadersNotKilled, Map<String, Integer> events, Duration took) {
 
         static boolean rejected(int i) {
             return i % REJECT_EVERY == 0;
@@ -147,7 +154,7 @@ final class ClusterFaultScenario {
         public String toString() {
             return "produced=" + produced + " (rejected " + rejectedCount() + "), distinct out=" + outputCounts.size() + ", missing="
                     + missing() + ", duplicates=" + duplicates() + ", allAcknowledged=" + allAcknowledged + ", injected=" + injected
-                    + " " + injections + ", archivedByDeliveryLimit=" + archived + ", took=" + took.toSeconds() + "s, events=" + events;
+                    + " " + injections + ", leadersNotKilled=" + leadersNotKilled + ", archivedByDeliveryLimit=" + archived + ", took=" + took.toSeconds() + "s, events=" + events;
         }
     }
 
@@ -171,7 +178,7 @@ final class ClusterFaultScenario {
                 if (injecting && kind == Kind.LEADER_KILLS) {
                     armForTheNextKill();
                 }
-                if (injecting && injected >= repetitions && (recovering == null || recovering.isDone())) {
+                if (injecting && injected >= repetitions && leadersToKill.isEmpty() && (recovering == null || recovering.isDone())) {
                     stopInjecting();
                 }
                 if (System.nanoTime() >= nextLagCheck) {
@@ -202,7 +209,8 @@ final class ClusterFaultScenario {
         for (String v : topics.committedValues()) {
             counts.merge(v, 1, Integer::sum);
         }
-        return new Result(topics.produced(), counts, drained && topics.lag() == 0, injected, archived, injections, eventCounts,
+        return new Result(topics.produced(), counts, drained && topics.lag() == 0, injected, archived, injections,
+                leadersToKill.stream().map(TopicPartition::toString).toList(), eventCounts,
                 Duration.ofNanos(System.nanoTime() - began));
     }
 
@@ -252,7 +260,8 @@ final class ClusterFaultScenario {
         } else if (event.startsWith("STALLED ledger-written") && injecting) {
             injected++;
             injections.add("stall past the lock after the ledger entry (slot " + slot + ")");
-        } else if (event.startsWith("HALT ") && injecting) {
+        } else if (event.startsWith("HALT ") && !event.startsWith("HALT inside-commit") && injecting) {
+            // (endTxnWithoutAnswer records the inside-commit halts itself.)
             injections.add(event.substring(5));
         }
     }
@@ -265,7 +274,8 @@ final class ClusterFaultScenario {
     }
 
     private void armForTheNextKill() {
-        if (!armed && (recovering == null || recovering.isDone()) && injected < repetitions && workers[0].alive()) {
+        if (!armed && (recovering == null || recovering.isDone()) && (injected < repetitions || !leadersToKill.isEmpty())
+                && workers[0].alive()) {
             workers[0].command("arm");
             armed = true;
         }
@@ -278,12 +288,16 @@ final class ClusterFaultScenario {
             w.command("go");
             return;
         }
-        TopicPartition target = killTargets().get(injected % killTargets().size());
+        // The next partition whose leader was not killed yet; once all were, round robin.
+        TopicPartition target = leadersToKill.isEmpty() ? killTargets().get(injected % killTargets().size())
+                : leadersToKill.iterator().next();
         int leader = kafka.leaderOf(target);
         KafkaNode node = kafka.node(leader);
+        List<TopicPartition> led = killTargets().stream().filter(tp -> kafka.leaderOf(tp) == leader).toList();
         node.kill();
+        led.forEach(leadersToKill::remove);
         injected++;
-        injections.add("leader of " + target + " (node " + leader + ") killed");
+        injections.add("node " + leader + " killed, leader of " + led);
         w.command("go");
         recovering = recovery.submit(() -> {
             kafka.awaitLeader(target, id -> id != leader);
@@ -303,7 +317,7 @@ final class ClusterFaultScenario {
         w.command("go " + coordinator);
         boolean halted = w.process.waitFor(30, TimeUnit.SECONDS);
         // Alternately the coordinator answers late (the commit completes with nobody to acknowledge) or dies (it times out).
-        boolean kill = injections.stream().filter(s -> s.startsWith("inside-commit")).count() % 2 == 1;
+        boolean kill = injections.stream().filter(s -> s.startsWith("inside-commit:")).count() % 2 == 1;
         if (kill) {
             node.kill();
             recovering = recovery.submit(() -> {
