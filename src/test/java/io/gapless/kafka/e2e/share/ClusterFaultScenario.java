@@ -34,7 +34,9 @@ final class ClusterFaultScenario {
     static final int DELIVERY_LIMIT = 4;
     static final int REJECT_EVERY = 7;
     private static final int SLOTS = 3;
-    private static final int LOCK_MS = 2000;
+    // Long enough that commits on a loaded machine finish inside the lock (each expiry spends one of the few deliveries).
+    private static final int LOCK_MS = 5000;
+    private static final java.util.regex.Pattern ARCHIVED_WARNING = java.util.regex.Pattern.compile("archived (\\d+) record");
     private static final Duration RUN_LIMIT = Duration.ofSeconds(300);
 
     /** The faults of this suite. */
@@ -250,8 +252,10 @@ final class ClusterFaultScenario {
         String label = event.split("[ :]")[0];
         eventCounts.merge(label.equals("ABORTED") || label.equals("HALT") || label.equals("STALLED") ? event.split("[:(]")[0].trim()
                 : label, 1, Integer::sum);
-        if (event.startsWith("ARCHIVED ")) {
-            archived += Long.parseLong(event.substring(9).trim());
+        java.util.regex.Matcher archivedWarning = ARCHIVED_WARNING.matcher(event);
+        if (event.startsWith("ARCHIVED-WARN ") && archivedWarning.find()) {
+            archived += Long.parseLong(archivedWarning.group(1));
+            injections.add("ARCHIVED (slot " + slot + "): " + event.substring(event.indexOf(" - ") + 3));
         }
         if (event.startsWith("PAUSED ledger-written")) {
             killALeaderMidTransaction(w);
