@@ -202,8 +202,8 @@ public final class GaplessShareConfig extends AbstractConfig {
         return ShareTransactionConfigs.fallback(this);
     }
 
-    String modesTopic() {
-        return ShareTransactionConfigs.modesTopic(this);
+    String modeTopicPrefix() {
+        return ShareTransactionConfigs.modeTopicPrefix(this);
     }
 
     LedgerSettings ledger() {

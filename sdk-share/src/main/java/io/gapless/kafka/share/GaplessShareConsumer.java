@@ -7,6 +7,7 @@ import io.gapless.kafka.share.txn.ConsumerTransactionSupport;
 import io.gapless.kafka.share.txn.LedgerHistoryFilter;
 import io.gapless.kafka.share.txn.NativeHandOver;
 import io.gapless.kafka.share.txn.NativeShareTransactions;
+import io.gapless.kafka.share.txn.NativeTransactionalMode;
 import io.gapless.kafka.share.txn.ShareAcknowledgements;
 import io.gapless.kafka.share.txn.ShareGroupMetadata;
 import io.gapless.kafka.share.txn.TopicIdResolver;
@@ -86,6 +87,7 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     private final ConsumerTransactionSupport<K, V> transactions;  // null unless KIP-1289 is emulated or at-least-once
     private final NativeShareTransactions nativeTransactions;     // null unless KIP-1289 is native
     private final LedgerHistoryFilter<K, V> ledgerHistory;         // native in a group that emulated before, else null
+    private final NativeTransactionalMode<K, V> nativeTransactional; // transactional mode on the native path, else null
     private final AckPath ackPath;                                 // null unless the consumer can take part in transactions
     private final List<RecordFilter<K, V>> pollStages = new ArrayList<>();
 
@@ -143,7 +145,7 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
         AckPath path = participant ? ackPath(config, capability) : null;
         // Native only where the group runs natively or can move now: emulated and native members never mix.
         NativeHandOver.Decision decision = path != AckPath.NATIVE ? null : handOver.decide(config.groupId(), config.clientId(),
-                config.kafkaConsumerConfigs(), config.modesTopic(), config.ledger(), config.transactionalFallback());
+                config.kafkaConsumerConfigs(), config.modeTopicPrefix(), config.ledger(), config.transactionalFallback());
         if (decision != null) {
             path = decision.path();
         }
@@ -152,6 +154,7 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
                 config.kafkaConsumerConfigs(), config.groupId(), config.clientId(), config.explicitAcknowledgement())).orElse(null);
         this.delegate = createDelegate(factory, config);
         this.nativeTransactions = path == AckPath.NATIVE ? capability : null;
+        this.nativeTransactional = path == AckPath.NATIVE && config.transactional() ? new NativeTransactionalMode<>(delegate, capability) : null;
         this.ledgerHistory = path == AckPath.NATIVE && decision.ledgerHistory() ? new LedgerHistoryFilter<>(config.groupId(),
                 config.clientId(), config.kafkaConsumerConfigs(), config.ledger(), topicIds) : null;
         this.transactions = path == null || path == AckPath.NATIVE ? null : new ConsumerTransactionSupport<>(path, config.explicitMode(),
@@ -199,6 +202,9 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
      * @throws IllegalStateException if the consumer has no {@code group.id}
      */
     public ShareGroupMetadata shareGroupMetadata() {
+        if (nativeTransactional != null) {
+            return nativeTransactional.metadata();
+        }
         if (nativeTransactions != null) {
             return nativeTransactions.shareGroupMetadata(delegate);
         }
@@ -237,11 +243,13 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
      *                               and a {@code group.id}
      */
     public ShareAcknowledgements acknowledgementsForTransaction() {
-        if (nativeTransactions != null) {
+        if (nativeTransactions != null && nativeTransactional == null) {
             return nativeTransactions.acknowledgementsForTransaction(delegate);
         }
         if (transactions == null) {
-            throw new IllegalStateException("acknowledgementsForTransaction() needs share.acknowledgement.mode=explicit and a group.id");
+            throw new IllegalStateException("acknowledgementsForTransaction() needs share.acknowledgement.mode=explicit and a group.id"
+                    + (nativeTransactional != null ? "; with transactional every record handed out belongs to the transaction: use "
+                    + "ShareAcknowledgements.fromRecords" : ""));
         }
         return transactions.acknowledgementsForTransaction();
     }
@@ -250,6 +258,9 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     public ConsumerRecords<K, V> poll(Duration timeout) {
         if (transactions != null) {
             transactions.beforePoll();
+        }
+        if (nativeTransactional != null) {
+            nativeTransactional.beforePoll();
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -266,6 +277,9 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
             if (!records.isEmpty() || polled.isEmpty() || deadline - System.nanoTime() <= 0) {
                 if (transactions != null) {
                     transactions.hold(records);
+                }
+                if (nativeTransactional != null) {
+                    nativeTransactional.hold(records);
                 }
                 return records;
             }
@@ -302,8 +316,11 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     public void acknowledge(ConsumerRecord<K, V> record, AcknowledgeType type) {
         if (transactions != null) {
             transactions.acknowledge(record, type);
-        } else {
-            delegate.acknowledge(record, type);
+            return;
+        }
+        delegate.acknowledge(record, type);
+        if (nativeTransactional != null) {
+            nativeTransactional.forget(record);
         }
     }
 

@@ -107,9 +107,14 @@ class GaplessShareTransactionSecurityIT {
     }
 
     /** A tenant of the transactional loop: its group, input topic, output topic, transactional id and KIP-1289 mode topic. */
-    private record Loop(Tenant t, String output, String transactionalId, String modesTopic) {
+    private record Loop(Tenant t, String output, String transactionalId) {
         String ledgerTopic() {
             return StateTopics.forGroup(GaplessShareConfig.LEDGER_TOPIC_PREFIX_DEFAULT, t.group());
+        }
+
+        /** The group's own KIP-1289 mode topic (not there yet when the loop starts: each test sees the SDK create it). */
+        String modesTopic() {
+            return StateTopics.forGroup(ShareTransactionConfigs.MODE_TOPIC_PREFIX_DEFAULT, t.group());
         }
     }
 
@@ -120,8 +125,6 @@ class GaplessShareTransactionSecurityIT {
             return aclName(operation) + " on " + what;
         }
     }
-
-    static final String MODES_TOPIC = ShareTransactionConfigs.MODES_TOPIC_DEFAULT;
 
     /** docs/security.md: what the SDK needs for transactional share acknowledgements, besides the loop's own topics. */
     static List<Acl> documentedAcls() {
@@ -142,15 +145,10 @@ class GaplessShareTransactionSecurityIT {
         return documentedAcls().stream().filter(a -> a.operation() != AclOperation.DELETE).map(Arguments::of);
     }
 
-    /** A loop with a KIP-1289 mode topic of its own (not there yet), so that each test sees the SDK create it. */
     private Loop loop(String name) throws Exception {
-        return loop(name, TestTopics.unique("__gapless_share_ack_modes-" + name));
-    }
-
-    private Loop loop(String name, String modesTopic) throws Exception {
         Tenant t = Tenant.create(kafka, name);
         SECRETS.addAll(t.secrets());
-        return prepare(new Loop(t, TestTopics.unique(name + "-out"), TestTopics.unique(name + "-txn"), modesTopic));
+        return prepare(new Loop(t, TestTopics.unique(name + "-out"), TestTopics.unique(name + "-txn")));
     }
 
     /** The loop's topics, RECORDS inputs, the group reading from the earliest offset, Read on the input and Write on the output. */
@@ -180,7 +178,6 @@ class GaplessShareTransactionSecurityIT {
         l.t().connection().forEach((k, v) -> c.put(String.valueOf(k), v));
         c.put("group.id", l.t().group());
         c.put(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, GaplessShareConfig.ACKNOWLEDGEMENT_MODE_TRANSACTIONAL);
-        c.put(ShareTransactionConfigs.MODES_TOPIC_CONFIG, l.modesTopic());
         return c;
     }
 
@@ -190,7 +187,6 @@ class GaplessShareTransactionSecurityIT {
         p.put("transactional.id", l.transactionalId());
         p.put("transaction.timeout.ms", 10_000);
         p.put("max.block.ms", 15_000);
-        p.put(ShareTransactionConfigs.MODES_TOPIC_CONFIG, l.modesTopic());
         return p;
     }
 
@@ -359,7 +355,7 @@ class GaplessShareTransactionSecurityIT {
         Tenant yUser = Tenant.create(kafka, "stx-fence-y");
         SECRETS.addAll(yUser.secrets());
         Loop y = new Loop(new Tenant(kafka, yUser.user(), yUser.password(), x.t().group(), x.t().topic()), x.output(),
-                TestTopics.unique("stx-fence-y-txn"), x.modesTopic());
+                TestTopics.unique("stx-fence-y-txn"));
         documentedAcls().forEach(acl -> grant(y, acl));
         y.t().allow(ResourceType.TOPIC, x.t().topic(), AclOperation.READ);
         y.t().allow(ResourceType.TOPIC, x.output(), AclOperation.WRITE);
@@ -498,9 +494,9 @@ class GaplessShareTransactionSecurityIT {
     }
 
     @Test
-    void aPrincipalAllowedOnlyItsOwnGroupsCannotWriteAnotherGroupsLedgerOrBaseline() throws Exception {
+    void aPrincipalAllowedOnlyItsOwnGroupsCannotWriteAnotherGroupsLedgerBaselineOrModeTopic() throws Exception {
         // A runs one loop, so that its ledger topic exists with entries; its baseline topic is made by the operator.
-        Loop a = loop("tenant-a", MODES_TOPIC);
+        Loop a = loop("tenant-a");
         documentedAcls().forEach(acl -> grant(a, acl));
         try (Worker w = new Worker(a)) {
             w.runUntilAllOutput();
@@ -509,6 +505,7 @@ class GaplessShareTransactionSecurityIT {
         kafka.createTopic(aBaseline, 1);
         long aLedgerEnd = endOffset(a.ledgerTopic());
         long aBaselineEnd = endOffset(aBaseline);
+        long aModesEnd = endOffset(a.modesTopic());
 
         // B: its groups are "tenant-b.<name>"; PREFIXED ACLs on its ledger and baseline topics, its transactional ids and groups.
         String bUser = TestTopics.unique("tenant-b");
@@ -518,21 +515,22 @@ class GaplessShareTransactionSecurityIT {
         SECRETS.add(kafka.clientProperties(bUser).getProperty("sasl.jaas.config"));
         String bPrefix = "tenant-b.";
         Tenant b = new Tenant(kafka, bUser, bPassword, TestTopics.unique(bPrefix + "workers"), TestTopics.unique("tenant-b-in"));
-        Loop bl = new Loop(b, TestTopics.unique("tenant-b-out"), TestTopics.unique(bPrefix + "txn"), MODES_TOPIC);
+        Loop bl = new Loop(b, TestTopics.unique("tenant-b-out"), TestTopics.unique(bPrefix + "txn"));
         kafka.allow(bUser, new ResourcePattern(ResourceType.GROUP, bPrefix, PatternType.PREFIXED), AclOperation.READ);
         kafka.allow(bUser, new ResourcePattern(ResourceType.TRANSACTIONAL_ID, bPrefix, PatternType.PREFIXED), AclOperation.WRITE);
         kafka.allow(bUser, new ResourcePattern(ResourceType.TOPIC, GaplessShareConfig.LEDGER_TOPIC_PREFIX_DEFAULT + bPrefix, PatternType.PREFIXED),
                 AclOperation.READ, AclOperation.WRITE, AclOperation.DESCRIBE_CONFIGS, AclOperation.CREATE, AclOperation.DELETE);
         kafka.allow(bUser, new ResourcePattern(ResourceType.TOPIC, Tenant.BASELINE_PREFIX + bPrefix, PatternType.PREFIXED),
                 AclOperation.READ, AclOperation.WRITE, AclOperation.DESCRIBE_CONFIGS, AclOperation.CREATE);
-        kafka.allow(bUser, ResourceType.TOPIC, MODES_TOPIC, AclOperation.READ);
+        kafka.allow(bUser, new ResourcePattern(ResourceType.TOPIC, ShareTransactionConfigs.MODE_TOPIC_PREFIX_DEFAULT + bPrefix,
+                PatternType.PREFIXED), AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE);
 
         Map<String, Object> plain = new HashMap<>();
         b.connection().forEach((k, v) -> plain.put(String.valueOf(k), v));
         plain.put("max.block.ms", 15_000);
-        // Plain writes to A's ledger and A's baseline.
+        // Plain writes to A's ledger, A's baseline and A's KIP-1289 mode topic (a forged "native" record would stop A's commits).
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(plain, new StringSerializer(), new StringSerializer())) {
-            for (String topic : List.of(a.ledgerTopic(), aBaseline)) {
+            for (String topic : List.of(a.ledgerTopic(), aBaseline, a.modesTopic())) {
                 Exception e = assertThrows(Exception.class, () -> producer.send(new ProducerRecord<>(topic, 0, "forged", "forged"))
                         .get(30, TimeUnit.SECONDS));
                 assertNotNull(causeOfType(e, org.apache.kafka.common.errors.TopicAuthorizationException.class), trace(e));
@@ -583,6 +581,7 @@ class GaplessShareTransactionSecurityIT {
         }
         assertEquals(aLedgerEnd, endOffset(a.ledgerTopic()), "A's ledger holds nothing of B's");
         assertEquals(aBaselineEnd, endOffset(aBaseline), "A's baseline holds nothing of B's");
+        assertEquals(aModesEnd, endOffset(a.modesTopic()), "A's mode topic holds nothing of B's");
         assertEachRecordOutputOnce(a);
     }
 

@@ -2,26 +2,11 @@ package io.gapless.kafka.e2e.share;
 
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.TestTopics;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
-import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +39,7 @@ final class FaultScenario {
     private final WorkerProcess[] zombieOf = new WorkerProcess[SLOTS];
     private final List<WorkerProcess> zombies = new ArrayList<>();
     private final Map<String, Integer> eventCounts = new TreeMap<>();
-    private int produced;
+    private final ShareRunTopics topics;
     private int injected;
     private int sigstops;
     private int generation;
@@ -72,6 +57,7 @@ final class FaultScenario {
         this.group = name + "-group";
         this.ledger = name + "-ledger";
         this.logDir = Path.of("target", "e2e-logs");
+        this.topics = new ShareRunTopics(kafka, input, 1, output, group);
     }
 
     /** What a run leaves behind, as a user would check it. */
@@ -107,13 +93,11 @@ final class FaultScenario {
 
     Result run() throws Exception {
         Files.createDirectories(logDir);
-        kafka.createTopic(input, 1);
-        kafka.createTopic(output, 1);
-        configureGroup();
+        topics.create(LOCK_MS, 10);
         WorkerProcess.prepareArchive(List.of("bootstrap=" + kafka.bootstrapServers(), "input=" + input, "output=" + output,
                 "group=" + name + "-warmup", "ledger=" + ledger, "txn=" + name + "-warmup", "id=" + name + "-warmup",
                 "fallback=" + fallback));
-        produce(18);
+        topics.produce(18);
         for (int i = 0; i < SLOTS; i++) {
             workers[i] = startWorker(i, true);
         }
@@ -141,10 +125,10 @@ final class FaultScenario {
                 }
                 if (System.nanoTime() >= nextLagCheck) {
                     nextLagCheck = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
-                    long lag = lag();
+                    long lag = topics.lag();
                     if (injecting && lag >= 0 && lag <= 6) {
-                        produce(9);
-                    } else if (!injecting && lag == 0 && committedValues().size() >= produced) {
+                        topics.produce(9);
+                    } else if (!injecting && lag == 0 && topics.committedValues().size() >= topics.produced()) {
                         drained = true;
                         break;
                     }
@@ -161,10 +145,10 @@ final class FaultScenario {
             }
         }
         Map<String, Integer> counts = new TreeMap<>();
-        for (String v : committedValues()) {
+        for (String v : topics.committedValues()) {
             counts.merge(v, 1, Integer::sum);
         }
-        return new Result(produced, counts, drained && lag() == 0, injected, sigstops, eventCounts);
+        return new Result(topics.produced(), counts, drained && topics.lag() == 0, injected, sigstops, eventCounts);
     }
 
     private void superviseWorkers() throws Exception {
@@ -297,55 +281,5 @@ final class FaultScenario {
 
     private int millisPlain(int min, int max) {
         return min + random.nextInt(max - min);
-    }
-
-    private void configureGroup() throws Exception {
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
-        kafka.admin().incrementalAlterConfigs(Map.of(resource, List.of(
-                new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET),
-                new AlterConfigOp(new ConfigEntry("share.record.lock.duration.ms", Integer.toString(LOCK_MS)), AlterConfigOp.OpType.SET),
-                new AlterConfigOp(new ConfigEntry("share.delivery.count.limit", "10"), AlterConfigOp.OpType.SET))))
-                .all().get(30, TimeUnit.SECONDS);
-    }
-
-    private void produce(int count) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        try (KafkaProducer<String, String> p = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
-            for (int i = 0; i < count; i++) {
-                p.send(new ProducerRecord<>(input, 0, "k" + produced, "v" + produced));
-                produced++;
-            }
-        }
-    }
-
-    /** Kafka's share-group lag of the input partition; -1 while the share-partition is not initialized. */
-    private long lag() throws Exception {
-        TopicPartition tp = new TopicPartition(input, 0);
-        SharePartitionOffsetInfo info = kafka.admin()
-                .listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec().topicPartitions(List.of(tp))))
-                .partitionsToOffsetInfo(group).get(30, TimeUnit.SECONDS).get(tp);
-        return info == null ? -1 : info.lag().orElse(-1L);
-    }
-
-    /** Every committed value of the output topic (read_committed, from the beginning). */
-    private List<String> committedValues() {
-        Map<String, Object> c = new HashMap<>();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer())) {
-            TopicPartition tp = new TopicPartition(output, 0);
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            long end = consumer.endOffsets(List.of(tp)).get(tp);
-            long limit = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (consumer.position(tp) < end && System.nanoTime() < limit) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
-                    values.add(r.value());
-                }
-            }
-        }
-        return values;
     }
 }

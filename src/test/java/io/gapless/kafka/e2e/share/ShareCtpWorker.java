@@ -12,7 +12,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -22,32 +25,51 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A consume-transform-produce worker run as a child JVM by {@link TransactionalShareFaultInjectionIT}.
- * It copies every input record to the output topic in a producer transaction that also carries the
- * record's share acknowledgement, and injects one fault kind, from {@code key=value} arguments:
+ * A consume-transform-produce worker run as a child JVM by the share fault suites. It copies every
+ * input record to the output topic in a producer transaction that also carries the record's share
+ * acknowledgement, and injects one fault kind, from {@code key=value} arguments:
  * <ul>
  *   <li>{@code halt=<point>} with {@code after=<n>}: {@code Runtime.halt} (as abrupt as SIGKILL) at a
- *       named point of the n-th transaction: before-begin, after-send, after-stage, ledger-written,
- *       committed (after the commit, before the acknowledgements);</li>
+ *       named point of the n-th transaction: before-begin, after-send, after-stage, and the producer's
+ *       {@link TransactionPhase}s (ledger-written, checked, committed, acknowledged, snapshot-written,
+ *       snapshot-delete-issued); {@code inside-commit}: at {@code checked} it prints {@code FREEZE},
+ *       waits for {@code go <node id>} (the test froze that transaction coordinator), lets
+ *       {@code commitTransaction()} send its EndTxn and halts as soon as the producer's request
+ *       count to that node grows (EndTxn sent, no reply);</li>
  *   <li>{@code stall=<ms>|stdin} with {@code after=<n>}: pauses that long (or until a line arrives on
  *       stdin) after staging, then tries to commit (fenced zombie); with {@code stallAgain=true} it
  *       pauses before every other commit (lock expiry);</li>
+ *   <li>{@code stallAt=<phase>:<ms>} with {@code after=<n>}: sleeps at that producer phase (for
+ *       example past the lock with the ledger entry written), once;</li>
+ *   <li>{@code pause=<phase>}: on the command {@code arm}, stops at the next such phase, prints
+ *       {@code PAUSED <phase>} and waits for {@code go} (the test kills a broker meanwhile);</li>
  *   <li>{@code abort=true}: aborts every other transaction explicitly;</li>
- *   <li>{@code partial=true}: every other transaction also sends a record that fails (too large).</li>
+ *   <li>{@code partial=true}: every other transaction also sends a record that fails (too large);</li>
+ *   <li>{@code reject=<n>}: records whose value index is a multiple of n are REJECTed, with no output.</li>
  * </ul>
- * Events go to stdout as lines starting with {@code EVENT}.
+ * A {@code TimeoutException} from {@code commitTransaction()} is retried, as Kafka's producer
+ * contract asks. Events go to stdout as lines starting with {@code EVENT}. {@code ledger} names one
+ * shared ledger topic; without it each group has its own.
  */
 public final class ShareCtpWorker {
     static final int HALT_EXIT = 99;
     static final int FENCED_EXIT = 3;
+    private static final int COMMIT_RETRIES = 10;
 
     private final Map<String, String> args;
     private final PrintStream out = System.out;
     private int transactions;
     private final java.io.BufferedReader stdin = new java.io.BufferedReader(
             new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
+    private final AtomicReference<TransactionalShareProducer<String, String>> producerRef = new AtomicReference<>();
+    private volatile boolean clean;
+    private volatile boolean armed;
+    private boolean stalledAt;
+    private double archivedReported;
+    private final java.util.concurrent.BlockingQueue<String> releases = new java.util.concurrent.LinkedBlockingQueue<>();
 
     private ShareCtpWorker(Map<String, String> args) {
         this.args = args;
@@ -67,16 +89,16 @@ public final class ShareCtpWorker {
         out.flush();
     }
 
-    private volatile boolean clean;
-    private final java.util.concurrent.BlockingQueue<String> releases = new java.util.concurrent.LinkedBlockingQueue<>();
-
-    /** stdin commands: "go" releases a zombie's stall, "clean" stops injecting faults. */
+    /** stdin commands: "go ..." releases a stall or pause, "arm" arms the pause, "clean" stops injecting faults. */
     private void readCommands() {
         try {
             String line;
             while ((line = stdin.readLine()) != null) {
                 if (line.equals("clean")) {
                     clean = true;
+                } else if (line.equals("arm")) {
+                    armed = true;
+                    continue;
                 }
                 releases.add(line);
             }
@@ -85,14 +107,84 @@ public final class ShareCtpWorker {
         }
     }
 
+    private boolean due() {
+        return !clean && transactions >= Integer.parseInt(args.getOrDefault("after", "0"));
+    }
+
     private void point(String name) {
-        if (clean) {
-            return;
-        }
-        if (name.equals(args.get("halt")) && transactions >= Integer.parseInt(args.getOrDefault("after", "0"))) {
+        if (name.equals(args.get("halt")) && due()) {
             event("HALT " + name);
             Runtime.getRuntime().halt(HALT_EXIT);
         }
+    }
+
+    /** What this worker does when its producer reaches a commit phase. */
+    private void phase(TransactionPhase phase) {
+        String label = phase.label();
+        try {
+            if (armed && !clean && label.equals(args.get("pause"))) {
+                armed = false;
+                event("PAUSED " + label);
+                releases.take();
+            }
+            String stallAt = args.get("stallAt");
+            if (stallAt != null && !stalledAt && due() && stallAt.startsWith(label + ":")) {
+                stalledAt = true;
+                event("STALLED " + label);
+                Thread.sleep(Long.parseLong(stallAt.substring(label.length() + 1)));
+            }
+            if ("inside-commit".equals(args.get("halt")) && label.equals("checked") && due()) {
+                event("FREEZE");
+                String go = releases.take();
+                haltOnceSent(Integer.parseInt(go.substring(go.indexOf(' ') + 1).trim()));
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        point(label);
+    }
+
+    /** Halts as soon as the producer has sent one more request to {@code node} (the EndTxn of the commit that follows). */
+    private void haltOnceSent(int node) {
+        double before = requestsTo(node);
+        Thread watcher = new Thread(() -> {
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (requestsTo(node) <= before && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            event("HALT inside-commit" + (requestsTo(node) > before ? "" : " (no request seen)"));
+            Runtime.getRuntime().halt(HALT_EXIT);
+        }, "halt-once-sent");
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    private double requestsTo(int node) {
+        for (Map.Entry<MetricName, ? extends Metric> m : producerRef.get().metrics().entrySet()) {
+            MetricName n = m.getKey();
+            if (n.name().equals("request-total") && n.group().equals("producer-node-metrics")
+                    && ("node-" + node).equals(n.tags().get("node-id"))) {
+                return ((Number) m.getValue().metricValue()).doubleValue();
+            }
+        }
+        return 0;
+    }
+
+    private void reportArchived(GaplessShareConsumer<String, String> consumer) {
+        for (Map.Entry<MetricName, ? extends Metric> m : consumer.metrics().entrySet()) {
+            if (m.getKey().name().equals("records-archived-by-delivery-limit-total")) {
+                double total = ((Number) m.getValue().metricValue()).doubleValue();
+                if (total > archivedReported) {
+                    event("ARCHIVED " + (long) (total - archivedReported));
+                    archivedReported = total;
+                }
+            }
+        }
+    }
+
+    private static long index(String value) {
+        return Long.parseLong(value.substring(1));
     }
 
     private void run() {
@@ -103,7 +195,6 @@ public final class ShareCtpWorker {
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, args.get("id") + "-consumer");
         c.put(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, GaplessShareConfig.ACKNOWLEDGEMENT_MODE_TRANSACTIONAL);
         c.put(GaplessShareConfig.FALLBACK_CONFIG, args.get("fallback"));
-        c.put(GaplessShareConfig.LEDGER_TOPIC_CONFIG, args.get("ledger"));
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 3);
         c.put("share.acquire.mode", "record_limit");
         Map<String, Object> p = new HashMap<>();
@@ -114,11 +205,15 @@ public final class ShareCtpWorker {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30000);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 10_000);
         p.put(GaplessShareConfig.FALLBACK_CONFIG, args.get("fallback"));
-        p.put(GaplessShareConfig.LEDGER_TOPIC_CONFIG, args.get("ledger"));
+        if (args.containsKey("ledger")) {
+            c.put(GaplessShareConfig.LEDGER_TOPIC_CONFIG, args.get("ledger"));
+            p.put(GaplessShareConfig.LEDGER_TOPIC_CONFIG, args.get("ledger"));
+        }
         p.put(GaplessShareConfig.LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG, args.getOrDefault("snapshotBytes", "4096"));
         String output = args.get("output");
+        int reject = Integer.parseInt(args.getOrDefault("reject", "0"));
         Random random = new Random(Long.parseLong(args.getOrDefault("seed", "1")));
-        p.put(TransactionPhase.LISTENER_CONFIG, (TransactionPhase.Listener) phase -> point(phase.label()));
+        p.put(TransactionPhase.LISTENER_CONFIG, (TransactionPhase.Listener) this::phase);
         Thread commands = new Thread(this::readCommands, "commands");
         commands.setDaemon(true);
         commands.start();
@@ -126,6 +221,7 @@ public final class ShareCtpWorker {
         try (GaplessShareConsumer<String, String> consumer = new GaplessShareConsumer<>(c, new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(args.get("input")));
             TransactionalShareProducer<String, String> producer = new TransactionalShareProducer<>(p, new StringSerializer(), new StringSerializer());
+            producerRef.set(producer);
             producer.initTransactions();
             event("READY");
             if (Boolean.parseBoolean(args.get("warmup"))) {
@@ -137,14 +233,20 @@ public final class ShareCtpWorker {
             }
             while (true) {
                 ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
+                reportArchived(consumer);
                 if (records.isEmpty()) {
                     continue;
                 }
                 point("before-begin");
                 try {
                     producer.beginTransaction();
+                    ShareAcknowledgements acks = new ShareAcknowledgements();
                     for (ConsumerRecord<String, String> r : records) {
-                        producer.send(new ProducerRecord<>(output, r.key(), r.value()));
+                        boolean rejected = reject > 0 && index(r.value()) % reject == 0;
+                        if (!rejected) {
+                            producer.send(new ProducerRecord<>(output, r.key(), r.value()));
+                        }
+                        acks.add(r, rejected ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT);
                     }
                     boolean partial = !clean && Boolean.parseBoolean(args.get("partial")) && random.nextBoolean();
                     if (partial) {
@@ -152,12 +254,10 @@ public final class ShareCtpWorker {
                         producer.send(new ProducerRecord<>(output, "too-large", "x".repeat(20_000)));
                     }
                     point("after-send");
-                    producer.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(records, AcknowledgeType.ACCEPT),
-                            consumer.shareGroupMetadata());
+                    producer.sendShareAcknowledgementsToTransaction(acks, consumer.shareGroupMetadata());
                     point("after-stage");
                     boolean stallAgain = Boolean.parseBoolean(args.get("stallAgain"));
-                    if (!clean && args.containsKey("stall") && transactions >= Integer.parseInt(args.getOrDefault("after", "0"))
-                            && (!stallAgain || random.nextBoolean())) {
+                    if (!clean && args.containsKey("stall") && due() && (!stallAgain || random.nextBoolean())) {
                         event("STALLED");
                         if (args.get("stall").equals("stdin")) {
                             // A zombie: holds its open transaction until the test has started its successor.
@@ -174,7 +274,7 @@ public final class ShareCtpWorker {
                         event("ABORTED explicit");
                         continue;
                     }
-                    producer.commitTransaction();
+                    commit(producer);
                     transactions++;
                     event("COMMITTED " + records.count());
                 } catch (ProducerFencedException e) {
@@ -191,6 +291,21 @@ public final class ShareCtpWorker {
             e.printStackTrace(out);
             event("FAILED " + e);
             Runtime.getRuntime().halt(1);
+        }
+    }
+
+    // Kafka's producer contract: a commitTransaction() that timed out is called again (the SDK keeps its check going).
+    private void commit(TransactionalShareProducer<String, String> producer) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                producer.commitTransaction();
+                return;
+            } catch (TimeoutException e) {
+                if (attempt >= COMMIT_RETRIES) {
+                    throw e;
+                }
+                event("RETRY commit " + attempt + ": " + e.getMessage());
+            }
         }
     }
 }

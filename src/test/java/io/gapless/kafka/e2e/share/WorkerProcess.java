@@ -29,6 +29,9 @@ final class WorkerProcess {
         reader.start();
     }
 
+    /** Part of the WARN the SDK logs for records the delivery limit archived while it held them. */
+    static final String ARCHIVED_WARNING = "with no output committed for them";
+
     private static final Path CDS_DIR = Path.of("target", "share-worker-cds").toAbsolutePath();
     private static final Path ARCHIVE = CDS_DIR.resolve("classes.jsa");
     private static volatile boolean archiveTried;
@@ -109,6 +112,9 @@ final class WorkerProcess {
             while ((line = in.readLine()) != null) {
                 if (line.startsWith("EVENT ")) {
                     events.add(line.substring(6));
+                } else if (line.contains(ARCHIVED_WARNING)) {
+                    // The SDK's WARN is written at once; the metric a worker reports at its next poll dies with a halted worker.
+                    events.add("ARCHIVED-WARN " + line);
                 }
                 Files.writeString(log, line + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             }

@@ -2,6 +2,7 @@ package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.core.spi.Authorization;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.StateTopics;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -26,15 +27,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Which share groups run KIP-1289 natively: one record per group in a small compacted topic
- * ({@code gapless.share.modes.topic}), written once when a group moves from the ack-ledger
+ * Which share groups run KIP-1289 natively: per group a small compacted topic
+ * ({@code <gapless.share.mode.topic.prefix><group>}, like the group's ledger topic, so that ACLs
+ * scope it to the group) holding one record, written when the group moves from the ack-ledger
  * emulation to Kafka's own transactional acknowledgements, removed (a tombstone) when an operator
  * moves it back. Emulated members read it before each commit and refuse to commit into a group
  * that moved; see sdk-share/RATIONALE.md ("Emulated and native members never mix") for why the
@@ -54,34 +58,42 @@ final class AckModeRegistry implements AutoCloseable {
     }
 
     private final Map<String, Object> connection;
-    private final String topic;
-    private final TopicPartition partition;
+    private final String topicPrefix;
+    private final short replicationFactor;
     private final Map<String, NativeClaim> claims = new HashMap<>();
+    private final Set<String> readyTopics = new HashSet<>();
     private Admin admin;
     private KafkaConsumer<byte[], byte[]> reader;
     private KafkaProducer<byte[], byte[]> writer;
-    private boolean topicReady;
 
-    /** @param clientConfig the owning client's settings (connection and security are used); {@code client.id} names the helpers */
-    AckModeRegistry(Map<String, Object> clientConfig, String topic) {
+    /**
+     * @param clientConfig      the owning client's settings (connection and security are used); {@code client.id} names the helpers
+     * @param replicationFactor replication factor of a mode topic the SDK creates, -1 for the broker's default
+     */
+    AckModeRegistry(Map<String, Object> clientConfig, String topicPrefix, short replicationFactor) {
         this.connection = ConnectionConfigs.from(clientConfig, "ack-modes");
-        this.topic = topic;
-        this.partition = new TopicPartition(topic, 0);
+        this.topicPrefix = topicPrefix;
+        this.replicationFactor = replicationFactor;
     }
 
-    String topic() {
-        return topic;
+    /** The mode topic of {@code group}. */
+    String topicOf(String group) {
+        return StateTopics.forGroup(topicPrefix, group);
     }
 
-    /** The group's native claim as the topic says now (read to its end), if it moved to native. */
+    /**
+     * The group's native claim as its mode topic says now (read to its end, from the partition
+     * leader), if it moved to native. Creates the topic on first use: an absent topic could be one
+     * whose creation has not reached every broker yet, and would not prove that there is no claim.
+     */
     Optional<NativeClaim> nativeClaim(String group) {
-        readToEnd();
+        readToEnd(group);
         return Optional.ofNullable(claims.get(group));
     }
 
     /** Records that {@code group} runs natively from now on; returns once the record is replicated. */
     NativeClaim claimNative(String group, String byClient) {
-        ensureTopic();
+        String topic = ensureTopic(group);
         NativeClaim claim = new NativeClaim(group, Instant.now(), byClient);
         String value = NATIVE + ";" + claim.since().toEpochMilli() + ";" + byClient;
         send(new ProducerRecord<>(topic, 0, key(group), value.getBytes(StandardCharsets.UTF_8)));
@@ -92,7 +104,7 @@ final class AckModeRegistry implements AutoCloseable {
 
     /** Removes the group's native claim: emulated members may take it over again. */
     void release(String group) {
-        ensureTopic();
+        String topic = ensureTopic(group);
         send(new ProducerRecord<>(topic, 0, key(group), null));
         claims.remove(group);
         log.info("Share group {} returned to the ack-ledger emulation of KIP-1289 (tombstone in {})", group, topic);
@@ -107,57 +119,71 @@ final class AckModeRegistry implements AutoCloseable {
             writer().send(record).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new KafkaException("Interrupted while writing to " + topic, e);
+            throw new KafkaException("Interrupted while writing to " + record.topic(), e);
         } catch (ExecutionException e) {
-            KafkaException failure = e.getCause() instanceof KafkaException ke ? ke : new KafkaException("Cannot write to " + topic, e.getCause());
-            throw Authorization.explainOrRethrow(failure, "Write on topic " + topic + " (the KIP-1289 mode topic)", ResourceType.TOPIC, topic);
+            KafkaException failure = e.getCause() instanceof KafkaException ke ? ke : new KafkaException("Cannot write to " + record.topic(), e.getCause());
+            throw Authorization.explainOrRethrow(failure, "Write on topic " + record.topic() + " (the KIP-1289 mode topic)",
+                    ResourceType.TOPIC, record.topic());
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new TimeoutException("Timed out writing to " + topic, e);
+            throw new TimeoutException("Timed out writing to " + record.topic(), e);
         }
     }
 
-    private void readToEnd() {
-        ensureTopic();
+    private void readToEnd(String group) {
+        String topic = ensureTopic(group);
         try {
-            readToEnd(reader());
+            readToEnd(new TopicPartition(topic, 0));
         } catch (AuthorizationException e) {
             throw Authorization.explain(e, "Read on topic " + topic + " (the KIP-1289 mode topic)", ResourceType.TOPIC, topic);
         }
     }
 
-    private void readToEnd(KafkaConsumer<byte[], byte[]> r) {
+    private void readToEnd(TopicPartition partition) {
+        KafkaConsumer<byte[], byte[]> r = reader();
+        if (!r.assignment().contains(partition)) {
+            Set<TopicPartition> assignment = new HashSet<>(r.assignment());
+            assignment.add(partition);
+            r.assign(assignment);
+            r.seekToBeginning(List.of(partition));
+        }
         long end = r.endOffsets(List.of(partition), TIMEOUT).get(partition);
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (r.position(partition, TIMEOUT) < end) {
             if (System.nanoTime() > deadline) {
-                throw new TimeoutException("Timed out reading " + topic + " up to offset " + end);
+                throw new TimeoutException("Timed out reading " + partition + " up to offset " + end);
             }
             for (ConsumerRecord<byte[], byte[]> record : r.poll(Duration.ofMillis(100))) {
-                String group = new String(record.key(), StandardCharsets.UTF_8);
+                String key = new String(record.key(), StandardCharsets.UTF_8);
                 if (record.value() == null) {
-                    claims.remove(group);
+                    claims.remove(key);
                 } else {
                     String[] parts = new String(record.value(), StandardCharsets.UTF_8).split(";", 3);
                     if (parts.length == 3 && NATIVE.equals(parts[0])) {
-                        claims.put(group, new NativeClaim(group, Instant.ofEpochMilli(Long.parseLong(parts[1])), parts[2]));
+                        claims.put(key, new NativeClaim(key, Instant.ofEpochMilli(Long.parseLong(parts[1])), parts[2]));
                     }
                 }
             }
         }
     }
 
-    // Compacted (one live record per group), one partition so that one read sees every group.
+    // Compacted (one live record), one partition; replicated like the ledger, since losing the record would let emulated members in.
     // Described first: a topic the operator created needs no Create (Kafka refuses a create without it even when the topic exists).
-    private void ensureTopic() {
-        if (topicReady) {
-            return;
+    private String ensureTopic(String group) {
+        String topic = topicOf(group);
+        if (readyTopics.contains(topic)) {
+            return topic;
         }
-        NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty()).configs(Map.of("cleanup.policy", "compact"));
         try {
-            if (!exists()) {
-                admin().createTopics(List.of(t)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                log.info("Created the KIP-1289 mode topic {}", topic);
+            if (exists(topic)) {
+                readyTopics.add(topic);
+                return topic;
             }
+            short rf = replicationFactor != -1 ? replicationFactor
+                    : (short) Math.max(1, Math.min(3, admin().describeCluster().nodes().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).size()));
+            NewTopic t = new NewTopic(topic, Optional.of(1), Optional.of(rf)).configs(Map.of("cleanup.policy", "compact",
+                    "unclean.leader.election.enable", "false", "min.insync.replicas", rf > 1 ? "2" : "1"));
+            admin().createTopics(List.of(t)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            log.info("Created the KIP-1289 mode topic {}", topic);
         } catch (ExecutionException e) {
             AuthorizationException refused = Authorization.explain(e, "Create on topic " + topic
                     + " (the KIP-1289 mode topic; or on the cluster), or create the topic beforehand", ResourceType.TOPIC, topic);
@@ -173,10 +199,11 @@ final class AckModeRegistry implements AutoCloseable {
         } catch (java.util.concurrent.TimeoutException e) {
             throw new TimeoutException("Timed out creating " + topic, e);
         }
-        topicReady = true;
+        readyTopics.add(topic);
+        return topic;
     }
 
-    private boolean exists() throws InterruptedException, java.util.concurrent.TimeoutException {
+    private boolean exists(String topic) throws InterruptedException, java.util.concurrent.TimeoutException {
         try {
             admin().describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             return true;
@@ -204,8 +231,6 @@ final class AckModeRegistry implements AutoCloseable {
             config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
             config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
             reader = new KafkaConsumer<>(config);
-            reader.assign(List.of(partition));
-            reader.seekToBeginning(List.of(partition));
         }
         return reader;
     }

@@ -47,7 +47,8 @@ import java.util.Set;
  * usual and {@link #acknowledgementsForTransaction()} takes those acknowledgements for a
  * transaction; the others reach Kafka at the next poll, commit or close, as without a
  * transaction. An explicit consumer starts passive (no topic-id lookups, no ledger reads) and
- * becomes active the first time it takes part in a transaction.
+ * becomes active the first time it takes part in a transaction, or when it receives a redelivered
+ * record and its group's ledger topic exists.
  */
 public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipant, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ConsumerTransactionSupport.class);
@@ -242,6 +243,7 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
             throw new IllegalStateException("acknowledgementsForTransaction() is for share.acknowledgement.mode=explicit; with "
                     + "transactional every record handed out belongs to the transaction: use ShareAcknowledgements.fromRecords");
         }
+        throwIfRefused();
         activate();
         List<ExplicitAcks.Ack<K, V>> taken = explicitAcks.take();
         if (taken.isEmpty()) {
@@ -280,7 +282,34 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
 
     /** On the ledger path, drops (and acknowledges as recorded) redelivered records a committed transaction holds. */
     public ConsumerRecords<K, V> dedup(ConsumerRecords<K, V> records) {
-        return dedup == null || !active ? records : dedup.apply(records, delegate);
+        if (dedup == null) {
+            return records;
+        }
+        if (!active && redelivered(records) && ledgerExists()) {
+            // A passive explicit consumer of a group that uses transactions (its ledger topic exists): a redelivered record may be
+            // one a transaction committed, which must not be processed again.
+            activate();
+        }
+        return active ? dedup.apply(records, delegate) : records;
+    }
+
+    private static boolean redelivered(ConsumerRecords<?, ?> records) {
+        for (ConsumerRecord<?, ?> r : records) {
+            if (r.deliveryCount().orElse((short) 1) > 1) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean ledgerExists() {
+        try {
+            return ledger().exists(metadata.groupId());
+        } catch (KafkaException e) {
+            log.warn("Cannot tell whether share group {} has an ack ledger ({}); redelivered records are handed out and checked "
+                    + "at commit", metadata.groupId(), e.toString());
+            return false;
+        }
     }
 
     /** Records the topic id of every record handed out, and holds it. */
@@ -357,6 +386,13 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
 
     @Override
     public Set<TopicIdPartition> settle(Map<TopicIdPartition, Map<Long, AcknowledgeType>> outcome) {
+        if (!open) {
+            // Closed with records staged (Kafka released them on close): the transaction's fate is decided all the same, and the
+            // records come back to the group, where a committed one is acknowledged from the ledger, not processed again.
+            log.info("Share consumer of group {} closed before its transaction ended; its {} staged partition(s) are settled "
+                    + "through the group", metadata.groupId(), outcome.size());
+            return Set.of();
+        }
         Map<TopicIdPartition, List<ConsumerRecord<K, V>>> renewed = new LinkedHashMap<>();
         List<ConsumerRecord<K, V>> released = new ArrayList<>();
         Set<TopicIdPartition> acknowledged = new LinkedHashSet<>();

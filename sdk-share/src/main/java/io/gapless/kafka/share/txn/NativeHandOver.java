@@ -39,7 +39,7 @@ public final class NativeHandOver {
     /** {@link #decide}, or a test's stand-in. */
     @FunctionalInterface
     public interface Decider {
-        Decision decide(String group, String clientId, Map<String, Object> clientConfig, String modesTopic, LedgerSettings ledger,
+        Decision decide(String group, String clientId, Map<String, Object> clientConfig, String modeTopicPrefix, LedgerSettings ledger,
                         Fallback fallback);
     }
 
@@ -51,11 +51,12 @@ public final class NativeHandOver {
      * @param fallback     what to do when the group cannot move: emulate, at-least-once, or fail
      * @throws UnsupportedVersionException with {@link Fallback#FAIL} when the group has live members and has not moved
      */
-    public static Decision decide(String group, String clientId, Map<String, Object> clientConfig, String modesTopic,
+    public static Decision decide(String group, String clientId, Map<String, Object> clientConfig, String modeTopicPrefix,
                                   LedgerSettings ledger, Fallback fallback) {
-        try (AckModeRegistry modes = new AckModeRegistry(clientConfig, modesTopic);
+        try (AckModeRegistry modes = new AckModeRegistry(clientConfig, modeTopicPrefix, ledger.replicationFactor());
+             AckLedger ledgerTopics = new AckLedger(clientConfig, ledger, clientId + "-handover", null, phase -> { });
              Admin admin = Admin.create(ConnectionConfigs.from(clientConfig, "kip1289-handover"))) {
-            boolean history = topicExists(admin, ledger.topicFor(group));
+            boolean history = ledgerTopics.exists(group);
             var claim = modes.nativeClaim(group);
             if (claim.isPresent()) {
                 log.info("Share consumer {}: {}; native", clientId, claim.get().describe());
@@ -65,10 +66,10 @@ public final class NativeHandOver {
             if (members == 0) {
                 modes.claimNative(group, clientId);
                 if (history) {
-                    awaitLedgerQuiet(group, clientId, clientConfig, ledger);
+                    awaitLedgerQuiet(group, ledgerTopics);
                 }
                 log.info("Share consumer {}: share group {} was empty and moved to native KIP-1289 (recorded in {}){}", clientId, group,
-                        modesTopic, history ? "; redelivered records are still checked against the ack ledger's commits" : "");
+                        modes.topicOf(group), history ? "; redelivered records are still checked against the ack ledger's commits" : "");
                 return new Decision(AckPath.NATIVE, history);
             }
             String why = "share group " + group + " has " + members + " live member(s) and has not moved to native KIP-1289; its "
@@ -86,17 +87,6 @@ public final class NativeHandOver {
                     return new Decision(AckPath.LEDGER, history);
                 }
             }
-        }
-    }
-
-    private static boolean topicExists(Admin admin, String topic) {
-        try {
-            return admin.listTopics().names().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).contains(topic);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KafkaException("Interrupted while listing topics", e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new KafkaException("Cannot tell whether the ack-ledger topic " + topic + " exists", e);
         }
     }
 
@@ -119,13 +109,11 @@ public final class NativeHandOver {
     }
 
     // Every ledger transaction written before the move must have its fate: an emulated commit that lands later would go unseen.
-    private static void awaitLedgerQuiet(String group, String clientId, Map<String, Object> clientConfig, LedgerSettings settings) {
-        try (AckLedger ledger = new AckLedger(clientConfig, settings, clientId + "-handover", null, phase -> { })) {
-            TopicPartition p = ledger.partitionOf(group);
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(QUIET_TIMEOUT_MS);
-            ledger.uncommitted().catchUpToEnd(p, deadline);
-            long end = ledger.uncommitted().position(p);
-            ledger.committed().catchUpTo(p, end, deadline);
-        }
+    private static void awaitLedgerQuiet(String group, AckLedger ledger) {
+        TopicPartition p = ledger.partitionOf(group);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(QUIET_TIMEOUT_MS);
+        ledger.uncommitted().catchUpToEnd(p, deadline);
+        long end = ledger.uncommitted().position(p);
+        ledger.committed().catchUpTo(p, end, deadline);
     }
 }

@@ -22,6 +22,8 @@ public final class ShareGroupMetadata {
     private final int memberEpoch;
     // The consumer that handed this instance out, for the producer; null for instances built by the application.
     private final ShareAckParticipant participant;
+    // On the native path in transactional mode: the consumer that drains staged records through Kafka's API; else null.
+    private final NativeDrain nativeDrain;
 
     /**
      * @throws IllegalArgumentException if {@code groupId} or {@code memberId} is null or blank
@@ -41,18 +43,30 @@ public final class ShareGroupMetadata {
         this.memberId = memberId;
         this.memberEpoch = memberEpoch;
         this.participant = participant;
+        this.nativeDrain = null;
     }
 
-    private ShareGroupMetadata(String groupId, String memberId, int memberEpoch, Void unchecked) {
+    private ShareGroupMetadata(String groupId, String memberId, int memberEpoch, NativeDrain nativeDrain) {
         this.groupId = Objects.requireNonNull(groupId, "groupId");
         this.memberId = Objects.requireNonNull(memberId, "memberId");
         this.memberEpoch = memberEpoch;
         this.participant = null;
+        this.nativeDrain = nativeDrain;
     }
 
     /** What Kafka's own consumer reports (its member id is empty until it joined the group). */
     static ShareGroupMetadata fromKafka(String groupId, String memberId, int memberEpoch) {
-        return new ShareGroupMetadata(groupId, memberId, memberEpoch, (Void) null);
+        return new ShareGroupMetadata(groupId, memberId, memberEpoch, (NativeDrain) null);
+    }
+
+    /** {@code kafka}'s identity, leading the producer to {@code drain} (not part of equality). */
+    static ShareGroupMetadata withNativeDrain(ShareGroupMetadata kafka, NativeDrain drain) {
+        return new ShareGroupMetadata(kafka.groupId, kafka.memberId, kafka.memberEpoch, drain);
+    }
+
+    /** The native transactional-mode consumer that handed this instance out, or null. */
+    NativeDrain nativeDrain() {
+        return nativeDrain;
     }
 
     /** The consumer that handed this instance out, or null. */

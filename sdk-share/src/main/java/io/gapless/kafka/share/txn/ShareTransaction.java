@@ -128,8 +128,10 @@ final class ShareTransaction {
             }
         });
         if (path == AckPath.NATIVE && metadata.participant() == null) {
-            nativeSupport.sendShareAcknowledgementsToTransaction(producer,
-                    asGiven != null ? asGiven : ShareAcknowledgements.ofBatches(acknowledgements), metadata);
+            // Transactional mode's records are still in flight on Kafka's consumer: it hands them over itself.
+            ShareAcknowledgements kafkaShaped = metadata.nativeDrain() != null ? metadata.nativeDrain().drain(acknowledgements)
+                    : asGiven != null ? asGiven : ShareAcknowledgements.ofBatches(acknowledgements);
+            nativeSupport.sendShareAcknowledgementsToTransaction(producer, kafkaShaped, metadata);
             return;
         }
         ShareAckParticipant participant = ShareAckParticipant.of(metadata);

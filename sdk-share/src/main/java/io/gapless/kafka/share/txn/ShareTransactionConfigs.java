@@ -57,11 +57,13 @@ public final class ShareTransactionConfigs {
     private static final String LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DOC = "Ledger entry bytes read from a ledger partition before the "
             + "producer writes a snapshot and deletes the entries below it (KIP-1349's bytes-based rule).";
 
-    /** Compacted topic recording which share groups moved to native KIP-1289; created on first use. */
-    public static final String MODES_TOPIC_CONFIG = "gapless.share.modes.topic";
-    public static final String MODES_TOPIC_DEFAULT = "__gapless_share_ack_modes";
-    private static final String MODES_TOPIC_DOC = "Compacted topic with one record per share group that moved from the ack-ledger "
-            + "emulation to Kafka's native KIP-1289; emulated members refuse to commit into such a group. Created on first use.";
+    /** Prefix of the per-group topics recording that a share group moved to native KIP-1289; created on first use. */
+    public static final String MODE_TOPIC_PREFIX_CONFIG = "gapless.share.mode.topic.prefix";
+    public static final String MODE_TOPIC_PREFIX_DEFAULT = "__gapless_ack_mode.";
+    private static final String MODE_TOPIC_PREFIX_DOC = "Prefix of the KIP-1289 mode topics: each share group that uses transactional "
+            + "acknowledgements gets one, named &lt;prefix&gt;&lt;group id&gt; like its ledger topic (one partition, compacted), "
+            + "holding at most one record: that the group moved from the ack-ledger emulation to Kafka's native KIP-1289. "
+            + "Emulated members refuse to commit into such a group.";
 
     private ShareTransactionConfigs() {
     }
@@ -96,7 +98,13 @@ public final class ShareTransactionConfigs {
                 }, () -> "-1 or [1,...]"), Importance.LOW, LEDGER_REPLICATION_FACTOR_DOC)
                 .define(LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG, Type.LONG, LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DEFAULT,
                         ConfigDef.Range.atLeast(1), Importance.LOW, LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DOC)
-                .define(MODES_TOPIC_CONFIG, Type.STRING, MODES_TOPIC_DEFAULT, new ConfigDef.NonEmptyString(), Importance.LOW, MODES_TOPIC_DOC);
+                .define(MODE_TOPIC_PREFIX_CONFIG, Type.STRING, MODE_TOPIC_PREFIX_DEFAULT, ConfigDef.LambdaValidator.with((name, value) -> {
+                    try {
+                        StateTopics.forGroup((String) value, "g");
+                    } catch (IllegalArgumentException | NullPointerException e) {
+                        throw new ConfigException(name, value, e.getMessage());
+                    }
+                }, () -> "a legal topic-name prefix"), Importance.LOW, MODE_TOPIC_PREFIX_DOC);
     }
 
     /** The fallback a config parsed with these settings asks for. */
@@ -104,9 +112,9 @@ public final class ShareTransactionConfigs {
         return Fallback.of(config.getString(FALLBACK_CONFIG));
     }
 
-    /** The mode topic a config parsed with these settings names. */
-    public static String modesTopic(AbstractConfig config) {
-        return config.getString(MODES_TOPIC_CONFIG);
+    /** The mode-topic prefix a config parsed with these settings names. */
+    public static String modeTopicPrefix(AbstractConfig config) {
+        return config.getString(MODE_TOPIC_PREFIX_CONFIG);
     }
 
     /**

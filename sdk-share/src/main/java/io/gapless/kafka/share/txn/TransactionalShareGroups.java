@@ -23,7 +23,7 @@ import java.util.Properties;
  * }</pre>
  *
  * {@code config} takes the connection and security settings of any client of the cluster, and
- * {@code gapless.share.modes.topic} if the members set it.
+ * {@code gapless.share.mode.topic.prefix} if the members set it.
  */
 public final class TransactionalShareGroups {
     private TransactionalShareGroups() {
@@ -60,7 +60,7 @@ public final class TransactionalShareGroups {
     private static AckModeRegistry registry(Map<String, Object> config) {
         Map<String, Object> c = new HashMap<>(config);
         c.putIfAbsent(CommonClientConfigs.CLIENT_ID_CONFIG, "gapless-operator");
-        Object topic = c.getOrDefault(ShareTransactionConfigs.MODES_TOPIC_CONFIG, ShareTransactionConfigs.MODES_TOPIC_DEFAULT);
-        return new AckModeRegistry(c, String.valueOf(topic));
+        Object prefix = c.getOrDefault(ShareTransactionConfigs.MODE_TOPIC_PREFIX_CONFIG, ShareTransactionConfigs.MODE_TOPIC_PREFIX_DEFAULT);
+        return new AckModeRegistry(c, String.valueOf(prefix), (short) -1);
     }
 }

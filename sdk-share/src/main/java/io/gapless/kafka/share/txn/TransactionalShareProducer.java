@@ -135,10 +135,10 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
         // A producer that could go native still serves, with the ledger, consumers whose group has not moved to native.
         this.ledgerCheck = path == AckPath.AT_LEAST_ONCE ? null : new LedgerCommitProtocol(new AckLedger(config.kafkaConfigs(),
                 config.ledger(), clientId, sdkMetrics, phase -> phases.reached(phase == SnapshotPhase.WRITTEN
-                        ? TransactionPhase.SNAPSHOT_WRITTEN : TransactionPhase.SNAPSHOT_DELETE_ISSUED)), delegate, config.transactionalId(), phases);
+                ? TransactionPhase.SNAPSHOT_WRITTEN : TransactionPhase.SNAPSHOT_DELETE_ISSUED)), delegate, config.transactionalId(), phases);
         Map<String, Object> helperConfig = new LinkedHashMap<>(config.kafkaConfigs());
         helperConfig.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-        this.modes = new AckModeRegistry(helperConfig, config.modesTopic());
+        this.modes = new AckModeRegistry(helperConfig, config.modeTopicPrefix(), config.ledger().replicationFactor());
         this.transaction = new ShareTransaction(delegate, config.transactionalId(), config.maxBlockMs(), path, nativeSupport,
                 ledgerCheck, phases, this::refuseMovedGroups);
     }

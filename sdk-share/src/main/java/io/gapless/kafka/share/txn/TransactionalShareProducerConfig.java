@@ -45,9 +45,9 @@ public final class TransactionalShareProducerConfig extends AbstractConfig {
         return ShareTransactionConfigs.fallback(this);
     }
 
-    /** The topic recording which share groups moved to native KIP-1289. */
-    public String modesTopic() {
-        return ShareTransactionConfigs.modesTopic(this);
+    /** The prefix of the per-group topics recording that a share group moved to native KIP-1289. */
+    public String modeTopicPrefix() {
+        return ShareTransactionConfigs.modeTopicPrefix(this);
     }
 
     /** The ack-ledger settings. */

@@ -258,4 +258,29 @@ class ExplicitModeTransactionsTest {
         assertEquals(List.of(), nativeSupport.calls, "nothing went to Kafka's native API");
         assertEquals(List.of("0:ACCEPT"), mockConsumer.acks, "settled by the SDK after the commit, as the consumer's path says");
     }
+
+    @Test
+    void theSeedKipsTransactionalModeOnTheNativePathHandsKafkaWhatKafkasConsumerTook() {
+        NativeSupport nativeSupport = NativeSupport.supported();
+        TopicIdPartition tip = new TopicIdPartition(TOPIC_ID, TP);
+        nativeSupport.toTake = new ShareAcknowledgements(Map.of(tip, List.of(new ShareAcknowledgementBatch(0, 1, List.of(AcknowledgeType.ACCEPT.id)))));
+        GaplessShareConsumer<String, String> c = consumer(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_TRANSACTIONAL, nativeSupport);
+        assertEquals("native", c.transactionalAcknowledgementsMode());
+        TransactionalShareProducer<String, String> p = producer(nativeSupport);
+        ConsumerRecords<String, String> records = poll(c, 0, 1, 2);
+        ShareAcknowledgements staged = new ShareAcknowledgements();
+        list(records).subList(0, 2).forEach(r -> staged.add(r, AcknowledgeType.ACCEPT));
+        p.beginTransaction();
+        p.sendShareAcknowledgementsToTransaction(staged, c.shareGroupMetadata());
+        assertEquals(List.of("0:ACCEPT", "1:ACCEPT"), mockConsumer.acks, "acknowledged on Kafka's consumer, so that it hands them over");
+        assertEquals(List.of(nativeSupport.toTake.batches()), nativeSupport.calls, "what Kafka's consumer took goes to Kafka's producer");
+        p.commitTransaction();
+        assertThrows(IllegalStateException.class, c::acknowledgementsForTransaction);
+        poll(c);
+        assertEquals(List.of("0:ACCEPT", "1:ACCEPT", "2:RELEASE"), mockConsumer.acks, "the record no transaction staged comes back");
+        p.beginTransaction();
+        InvalidRecordStateException notHeld = assertThrows(InvalidRecordStateException.class, () -> p.sendShareAcknowledgementsToTransaction(
+                new ShareAcknowledgements().add(tip, 7, AcknowledgeType.ACCEPT), c.shareGroupMetadata()));
+        assertTrue(notHeld.getMessage().contains("in-0@7"), notHeld.getMessage());
+    }
 }

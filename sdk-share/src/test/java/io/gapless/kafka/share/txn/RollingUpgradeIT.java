@@ -57,7 +57,7 @@ class RollingUpgradeIT {
     private final EmbeddedKafka kafka;
     private final String group = TestTopics.unique("upgrade-group");
     private final String ledger = TestTopics.unique("upgrade-ledger");
-    private final String modes = TestTopics.unique("upgrade-modes");
+    private final String modes = TestTopics.unique("upgrade-modes") + ".";
     private final TopicPartition tp = new TopicPartition(TestTopics.unique("upgrade-in"), 0);
     private final String output = TestTopics.unique("upgrade-out");
     private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -82,13 +82,13 @@ class RollingUpgradeIT {
 
     private Map<String, Object> consumerConfig() {
         Map<String, Object> c = explicitConsumerConfig(kafka, group, ledger);
-        c.put(ShareTransactionConfigs.MODES_TOPIC_CONFIG, modes);
+        c.put(ShareTransactionConfigs.MODE_TOPIC_PREFIX_CONFIG, modes);
         return c;
     }
 
     private Map<String, Object> producerConfigFor(String txnId) {
         Map<String, Object> p = producerConfig(kafka, txnId, ledger);
-        p.put(ShareTransactionConfigs.MODES_TOPIC_CONFIG, modes);
+        p.put(ShareTransactionConfigs.MODE_TOPIC_PREFIX_CONFIG, modes);
         return p;
     }
 
@@ -174,7 +174,7 @@ class RollingUpgradeIT {
         GaplessShareConsumer<String, String> joiner = nativeCapableConsumer(capability);
         assertEquals("emulate", joiner.transactionalAcknowledgementsMode(), "the group has a live emulated member");
         assertTrue(TransactionalShareGroups.nativeSince(Map.of("bootstrap.servers", kafka.bootstrapServers(),
-                ShareTransactionConfigs.MODES_TOPIC_CONFIG, modes), group).isEmpty(), "the group did not move");
+                ShareTransactionConfigs.MODE_TOPIC_PREFIX_CONFIG, modes), group).isEmpty(), "the group did not move");
         joiner.subscribe(List.of(tp.topic()));
         TransactionalShareProducer<String, String> joinerProducer = nativeCapableProducer(capability);
         produceOneBatch(kafka, tp, values("b", 10).toArray(String[]::new));
@@ -193,7 +193,7 @@ class RollingUpgradeIT {
 
     @Test
     void anEmptyGroupMovesAndEmulatedMembersAreRefusedUntilItReturns() throws Exception {
-        Map<String, Object> operator = Map.of("bootstrap.servers", kafka.bootstrapServers(), ShareTransactionConfigs.MODES_TOPIC_CONFIG, modes);
+        Map<String, Object> operator = Map.of("bootstrap.servers", kafka.bootstrapServers(), ShareTransactionConfigs.MODE_TOPIC_PREFIX_CONFIG, modes);
         produceOneBatch(kafka, tp, values("a", 10).toArray(String[]::new));
         // An emulated member commits its first transaction and dies before the acknowledgements reach Kafka.
         AtomicBoolean crash = new AtomicBoolean(true);

@@ -156,6 +156,58 @@ class UpstreamShapeMultiBrokerIT {
         }
     }
 
+    /**
+     * Kafka's "failover with pending state" scenarios: the consumer stages its record in an open
+     * transaction and closes, the source partition's leader moves, then the transaction commits or
+     * aborts and a new member of the group takes over. A commit still succeeds and the new member
+     * never gets the record to process (it comes back, the ledger says it is committed, the SDK
+     * acknowledges it); an abort gives it back (same offset).
+     */
+    @ParameterizedTest(name = "commit={0}")
+    @CsvSource({"true", "false"})
+    void theConsumerClosesAndTheSourceLeaderMovesWhileTheTransactionIsOpen(boolean commit) throws Exception {
+        int coordinator = kafka.leaderOf(new TopicPartition(SHARE_STATE, 0));
+        TopicPartition tp = new TopicPartition(TestTopics.unique("pending"), 0);
+        createTopicLedBy(tp.topic(), (coordinator + 1) % 3);
+        String output = TestTopics.unique("pending-out");
+        kafka.createTopic(output, 1);
+        configureGroup(kafka, group, 15_000);
+        produceOneBatch(kafka, tp, "pending");
+        TransactionalShareProducer<String, String> producer = producer();
+
+        GaplessShareConsumer<String, String> first = consumer(tp.topic(), Map.of());
+        ConsumerRecord<String, String> record = pollUntil(first, 1).get(0);
+        first.acknowledge(record, AcknowledgeType.ACCEPT);
+        producer.beginTransaction();
+        producer.send(new ProducerRecord<>(output, record.key(), record.value()));
+        producer.sendShareAcknowledgementsToTransaction(first.acknowledgementsForTransaction(), first.shareGroupMetadata());
+        closeables.remove(first);
+        first.close();
+
+        int leader = kafka.leaderOf(tp);
+        kafka.node(leader).stop();
+        assertNotEquals(leader, kafka.awaitLeader(tp, id -> id != leader));
+        if (commit) {
+            producer.commitTransaction();
+        } else {
+            producer.abortTransaction();
+        }
+        kafka.node(leader).start();
+        kafka.awaitFullyInSync(tp);
+
+        GaplessShareConsumer<String, String> next = consumer(tp.topic(), Map.of());
+        if (commit) {
+            assertEquals(List.of(), pollFor(next, Duration.ofSeconds(5)), "a committed record is not processed again");
+            awaitLag(kafka, group, tp, 0);
+            assertEquals(List.of("pending"), committedValues(kafka, output));
+        } else {
+            ConsumerRecord<String, String> again = pollUntil(next, 1).get(0);
+            assertEquals(0L, again.offset());
+            assertEquals("pending", again.value());
+            assertEquals(List.of(), committedValues(kafka, output));
+        }
+    }
+
     @Test
     void commitAndAbortAcrossThreeSourceLeaders() throws Exception {
         runPerRecordTransactions(Shutdown.NONE);

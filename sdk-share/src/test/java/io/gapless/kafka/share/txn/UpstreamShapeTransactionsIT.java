@@ -124,7 +124,8 @@ class UpstreamShapeTransactionsIT {
         List<ConsumerRecord<String, String>> again = pollUntil(consumer, 1);
         assertEquals(0L, again.get(0).offset());
         assertEquals("first", again.get(0).value());
-        assertEquals((short) 2, again.get(0).deliveryCount().orElseThrow(), "the aborted delivery counted");
+        // KIP-1289 returns an aborted record to its holder: the SDK renews its lock, so the delivery is not burnt.
+        assertEquals((short) 1, again.get(0).deliveryCount().orElseThrow(), "the same delivery, back with its holder");
         assertEquals(List.of(), committedValues(kafka, output), "the aborted output is invisible");
     }
 
