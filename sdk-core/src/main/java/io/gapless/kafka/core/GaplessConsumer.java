@@ -64,7 +64,7 @@ import java.util.stream.Collectors;
  * (every released broker) the SDK runs the inner {@link KafkaConsumer} with
  * {@code auto.offset.reset=none}, catches its {@link InvalidOffsetException}s in {@link #poll} and
  * {@link #position}, classifies the partitions against the group's durable baseline (see
- * {@link GaplessConsumerConfig#BASELINE_TOPIC_CONFIG}), seeks them and retries within the caller's
+ * {@link GaplessConsumerConfig#BASELINE_TOPIC_PREFIX_CONFIG}), seeks them and retries within the caller's
  * timeout: classification and offset look-ups run on one background thread, so no call blocks
  * beyond its timeout. Every reset is logged at INFO and counted in {@link #metrics()}. Without
  * {@code auto.offset.reset.new.partitions} the class is a plain pass-through.
@@ -133,7 +133,7 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         this.resetMetrics = new ResetMetrics(clientId, decision.kind());
         if (decision.kind() == ModeDecision.Kind.EMULATE) {
             String group = String.valueOf(userConfig.get(ConsumerConfig.GROUP_ID_CONFIG));
-            BaselineStore store = new BaselineStore(config.baselineTopic(), group, BaselineStore.GroupType.CONSUMER,
+            BaselineStore store = new BaselineStore(config.baselineTopicOf(group), group, BaselineStore.GroupType.CONSUMER,
                     ConnectionConfigs.from(userConfig, "baseline"), config.isolationLevel(), Duration.ofMillis(config.baselineTimeoutMs()),
                     resetMetrics::recordBaselineRead, resetMetrics::recordBaselineWrite);
             this.classifier = new GroupBaselineClassifier(store);

@@ -1,11 +1,11 @@
 package io.gapless.kafka.core;
 
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.spi.ResetPolicyValidator;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.internals.Topic;
 
 import java.util.HashMap;
 import java.util.Locale;
@@ -27,12 +27,27 @@ public final class GaplessConsumerConfig extends AbstractConfig {
             + " by_duration:<ISO-8601 duration>. Other partitions without a committed offset, and committed offsets"
             + " out of range, use auto.offset.reset. Unset (the default) applies auto.offset.reset everywhere.";
 
-    /** The compacted topic that holds each group's baseline (creation time, topics and partition counts). */
+    /**
+     * Prefix of the compacted topic that holds one group's baseline: the topic is the prefix plus
+     * the group id ({@code StateTopics} encoding), so that ACLs on it scope the baseline to that group.
+     */
+    public static final String BASELINE_TOPIC_PREFIX_CONFIG = "gapless.baseline.topic.prefix";
+    public static final String BASELINE_TOPIC_PREFIX_DEFAULT = BaselineTopic.PREFIX_DEFAULT;
+    private static final String BASELINE_TOPIC_PREFIX_DOC = "Each consumer group keeps its baseline (when it first used the"
+            + " SDK and the topics of the cluster then) in a compacted topic of its own: this prefix plus the group id"
+            + " (letters, digits, '.' and '-' kept, '_' doubled, other characters as _XX hex bytes). Grant each principal"
+            + " Read, Write, DescribeConfigs and Create on exactly its groups' topics. Created on first use with one"
+            + " partition, cleanup.policy=compact, message.timestamp.type=LogAppendTime.";
+
+    /**
+     * One compacted topic shared by every group's baseline instead of a topic per group. Unset by
+     * default: a principal that may write a shared topic can forge any group's baseline.
+     */
     public static final String BASELINE_TOPIC_CONFIG = "gapless.baseline.topic";
-    public static final String BASELINE_TOPIC_DEFAULT = "__gapless_group_baselines";
-    private static final String BASELINE_TOPIC_DOC = "Compacted topic holding one baseline per consumer group: when the"
-            + " group first used the SDK and, per topic, the topic id and partition count it saw then. Created on first"
-            + " use with cleanup.policy=compact and message.timestamp.type=LogAppendTime.";
+    private static final String BASELINE_TOPIC_DOC = "A compacted topic shared by the baselines of every group, instead of one"
+            + " topic per group (gapless.baseline.topic.prefix). Gives up tenant isolation: any principal that may write"
+            + " it can forge another group's baseline, whose new partitions then follow the base policy; and a group's"
+            + " start reads the records of every group hashed to its partition. Unset by default.";
 
     /** What to do when the baseline cannot be read or written: {@code fail} or {@code base-policy}. */
     public static final String BASELINE_UNAVAILABLE_CONFIG = "gapless.baseline.unavailable";
@@ -60,8 +75,10 @@ public final class GaplessConsumerConfig extends AbstractConfig {
             .define(ConsumerConfig.ISOLATION_LEVEL_CONFIG, ConfigDef.Type.STRING, "read_uncommitted",
                     ConfigDef.CaseInsensitiveValidString.in("read_uncommitted", "read_committed"), ConfigDef.Importance.MEDIUM,
                     "Kafka's own isolation.level: offset look-ups for resets use it.")
-            .define(BASELINE_TOPIC_CONFIG, ConfigDef.Type.STRING, BASELINE_TOPIC_DEFAULT,
-                    new TopicNameValidator(), ConfigDef.Importance.LOW, BASELINE_TOPIC_DOC)
+            .define(BASELINE_TOPIC_PREFIX_CONFIG, ConfigDef.Type.STRING, BASELINE_TOPIC_PREFIX_DEFAULT,
+                    BaselineTopic.prefixValidator(), ConfigDef.Importance.LOW, BASELINE_TOPIC_PREFIX_DOC)
+            .define(BASELINE_TOPIC_CONFIG, ConfigDef.Type.STRING, null,
+                    BaselineTopic.sharedTopicValidator(), ConfigDef.Importance.LOW, BASELINE_TOPIC_DOC)
             .define(BASELINE_UNAVAILABLE_CONFIG, ConfigDef.Type.STRING, BaselineUnavailablePolicy.FAIL.configValue(),
                     ConfigDef.CaseInsensitiveValidString.in("fail", "base-policy"), ConfigDef.Importance.MEDIUM,
                     BASELINE_UNAVAILABLE_DOC)
@@ -74,6 +91,7 @@ public final class GaplessConsumerConfig extends AbstractConfig {
     /** Parses and validates the SDK's settings out of a full consumer configuration. */
     public GaplessConsumerConfig(Map<?, ?> originals) {
         super(CONFIG, originals, false);
+        BaselineTopic.checkNotBoth(originals, BASELINE_TOPIC_CONFIG, BASELINE_TOPIC_PREFIX_CONFIG);
         // A group is what "new" is relative to: without one there is nothing to classify against.
         if (newPartitionsPolicy().isPresent() && stringOrNull(originals.get(ConsumerConfig.GROUP_ID_CONFIG)) == null) {
             throw new ConfigException(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, getString(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG),
@@ -112,8 +130,23 @@ public final class GaplessConsumerConfig extends AbstractConfig {
         return org.apache.kafka.common.IsolationLevel.valueOf(getString(ConsumerConfig.ISOLATION_LEVEL_CONFIG).toUpperCase(Locale.ROOT));
     }
 
-    public String baselineTopic() {
-        return getString(BASELINE_TOPIC_CONFIG);
+    /** The topic that holds {@code group}'s baseline: the group's own under the prefix, or the shared one when set. */
+    public String baselineTopic(String group) {
+        return baselineTopicOf(group).name();
+    }
+
+    /** {@value #BASELINE_TOPIC_CONFIG}, empty unless set (then every group's baseline lives there). */
+    public Optional<String> sharedBaselineTopic() {
+        return Optional.ofNullable(getString(BASELINE_TOPIC_CONFIG));
+    }
+
+    /** {@value #BASELINE_TOPIC_PREFIX_CONFIG}. */
+    public String baselineTopicPrefix() {
+        return getString(BASELINE_TOPIC_PREFIX_CONFIG);
+    }
+
+    BaselineTopic baselineTopicOf(String group) {
+        return BaselineTopic.of(getString(BASELINE_TOPIC_CONFIG), baselineTopicPrefix(), group);
     }
 
     public BaselineUnavailablePolicy baselineUnavailablePolicy() {
@@ -151,16 +184,5 @@ public final class GaplessConsumerConfig extends AbstractConfig {
         }
         String s = v.toString();
         return s.isBlank() ? null : s;
-    }
-
-    private static final class TopicNameValidator implements ConfigDef.Validator {
-        @Override
-        public void ensureValid(String name, Object value) {
-            try {
-                Topic.validate(String.valueOf(value));
-            } catch (RuntimeException e) {
-                throw new ConfigException(name, value, e.getMessage());
-            }
-        }
     }
 }

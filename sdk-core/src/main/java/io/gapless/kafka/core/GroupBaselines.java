@@ -11,7 +11,8 @@ import java.util.Objects;
 
 /**
  * Administration of the group baselines that {@link GaplessConsumer} (and the SDK's Streams and
- * share-group emulations) keep in {@link GaplessConsumerConfig#BASELINE_TOPIC_CONFIG}: the entry
+ * share-group emulations) keep in each group's baseline topic
+ * ({@link GaplessConsumerConfig#BASELINE_TOPIC_PREFIX_CONFIG}): the entry
  * point for an operator or a CLI.
  *
  * <pre>{@code
@@ -31,7 +32,9 @@ public final class GroupBaselines {
      * first.
      *
      * @param config the connection and security settings of an admin client, plus optionally
-     *               {@code gapless.baseline.topic} and {@code gapless.baseline.timeout.ms}
+     *               {@code gapless.baseline.topic.prefix} (or {@code gapless.baseline.topic}) and
+     *               {@code gapless.baseline.timeout.ms}; the principal needs Read and Write on the
+     *               group's baseline topic and Describe on the group
      * @return whether the group had a baseline
      * @throws IllegalStateException        when the consumer group has active members
      * @throws IllegalArgumentException     when {@code groupId} is blank
@@ -45,7 +48,7 @@ public final class GroupBaselines {
         Map<String, Object> settings = new HashMap<>(config);
         settings.putIfAbsent("group.id", groupId);
         GaplessConsumerConfig parsed = new GaplessConsumerConfig(settings);
-        BaselineStore store = new BaselineStore(parsed.baselineTopic(), groupId, ConnectionConfigs.from(settings, "baseline-admin"),
+        BaselineStore store = new BaselineStore(parsed.baselineTopicOf(groupId), groupId, ConnectionConfigs.from(settings, "baseline-admin"),
                 Duration.ofMillis(parsed.baselineTimeoutMs()), () -> { }, () -> { });
         try (GroupBaselineClassifier baseline = new GroupBaselineClassifier(store)) {
             int members = store.groupMembers();

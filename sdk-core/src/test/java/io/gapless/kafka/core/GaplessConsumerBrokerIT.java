@@ -2,6 +2,7 @@ package io.gapless.kafka.core;
 
 import io.gapless.kafka.core.internal.baseline.BaselineStore;
 import io.gapless.kafka.core.internal.baseline.GroupBaseline;
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
 import io.gapless.kafka.testkit.TestClients;
@@ -188,7 +189,7 @@ class GaplessConsumerBrokerIT {
             for (Thread t : threads) {
                 t.join();
             }
-            BaselineStore store = new BaselineStore(GaplessConsumerConfig.BASELINE_TOPIC_DEFAULT, group,
+            BaselineStore store = new BaselineStore(BaselineTopic.of(null, GaplessConsumerConfig.BASELINE_TOPIC_PREFIX_DEFAULT, group), group,
                     Map.of("bootstrap.servers", kafka.bootstrapServers()), Duration.ofSeconds(10), () -> { }, () -> { });
             try (store) {
                 GroupBaseline baseline = store.read();

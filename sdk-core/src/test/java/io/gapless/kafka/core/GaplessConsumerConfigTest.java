@@ -28,7 +28,9 @@ class GaplessConsumerConfigTest {
         GaplessConsumerConfig c = new GaplessConsumerConfig(base());
         assertEquals(Optional.empty(), c.newPartitionsPolicy());
         assertEquals(ResetPolicy.LATEST, c.basePolicy());
-        assertEquals("__gapless_group_baselines", c.baselineTopic());
+        assertEquals("__gapless_baseline.g", c.baselineTopic("g"), "each group its own baseline topic");
+        assertEquals("__gapless_baseline.orders__eu_2Fb", c.baselineTopic("orders_eu/b"), "injective, legal names");
+        assertEquals(Optional.empty(), c.sharedBaselineTopic());
         assertEquals(BaselineUnavailablePolicy.FAIL, c.baselineUnavailablePolicy());
         assertEquals(NewPartitionsMode.AUTO, c.mode());
     }
@@ -44,7 +46,9 @@ class GaplessConsumerConfigTest {
         GaplessConsumerConfig c = new GaplessConsumerConfig(m);
         assertEquals(ResetPolicy.NONE, c.basePolicy());
         assertEquals("by_duration:PT30M", c.newPartitionsPolicy().orElseThrow().toString());
-        assertEquals("my-baselines", c.baselineTopic());
+        assertEquals("my-baselines", c.baselineTopic("g"));
+        assertEquals("my-baselines", c.baselineTopic("another-group"), "one topic shared by every group");
+        assertEquals(Optional.of("my-baselines"), c.sharedBaselineTopic());
         assertEquals(BaselineUnavailablePolicy.BASE_POLICY, c.baselineUnavailablePolicy());
         assertEquals(NewPartitionsMode.EMULATE, c.mode());
     }
@@ -68,6 +72,7 @@ class GaplessConsumerConfigTest {
         for (Map.Entry<String, Object> bad : Map.<String, Object>of(
                 "auto.offset.reset", "oldest",
                 "gapless.baseline.topic", "bad topic!",
+                "gapless.baseline.topic.prefix", "bad prefix!",
                 "gapless.baseline.unavailable", "ignore",
                 "gapless.new.partitions.mode", "magic",
                 "gapless.baseline.timeout.ms", "0").entrySet()) {
@@ -76,6 +81,22 @@ class GaplessConsumerConfigTest {
             ConfigException e = assertThrows(ConfigException.class, () -> new GaplessConsumerConfig(m), bad.toString());
             assertTrue(e.getMessage().contains(bad.getKey()), e.getMessage());
         }
+    }
+
+    @Test
+    void aPrefixNamesEachGroupsTopic() {
+        Map<String, Object> m = base();
+        m.put("gapless.baseline.topic.prefix", "tenant-a.baselines.");
+        assertEquals("tenant-a.baselines.g", new GaplessConsumerConfig(m).baselineTopic("g"));
+    }
+
+    @Test
+    void aSharedTopicAndAPrefixExcludeEachOther() {
+        Map<String, Object> m = base();
+        m.put("gapless.baseline.topic", "shared");
+        m.put("gapless.baseline.topic.prefix", "tenant-a.");
+        ConfigException e = assertThrows(ConfigException.class, () -> new GaplessConsumerConfig(m));
+        assertTrue(e.getMessage().contains("gapless.baseline.topic") && e.getMessage().contains("tenant-a."), e.getMessage());
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.gapless.kafka.share;
 import io.gapless.kafka.core.GaplessConsumerConfig;
 import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.spi.ClientIds;
 import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.core.spi.ResetPolicyValidator;
@@ -102,8 +103,13 @@ public final class GaplessShareConfig extends AbstractConfig {
                     AUTO_OFFSET_RESET_DOC)
             .define(AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, Type.STRING, null, NO_NONE, Importance.HIGH,
                     AUTO_OFFSET_RESET_NEW_PARTITIONS_DOC)
-            .define(GaplessConsumerConfig.BASELINE_TOPIC_CONFIG, Type.STRING, GaplessConsumerConfig.BASELINE_TOPIC_DEFAULT,
-                    Importance.LOW, "Compacted topic holding group baselines (shared with GaplessConsumer).")
+            .define(GaplessConsumerConfig.BASELINE_TOPIC_PREFIX_CONFIG, Type.STRING, GaplessConsumerConfig.BASELINE_TOPIC_PREFIX_DEFAULT,
+                    BaselineTopic.prefixValidator(), Importance.LOW, "Prefix of the compacted topic holding one share group's"
+                            + " baseline (prefix plus group id, as for GaplessConsumer): grant each principal Read, Write,"
+                            + " DescribeConfigs and Create on exactly its groups' topics.")
+            .define(GaplessConsumerConfig.BASELINE_TOPIC_CONFIG, Type.STRING, null, BaselineTopic.sharedTopicValidator(),
+                    Importance.LOW, "A compacted topic shared by the baselines of every group instead of one per group; gives"
+                            + " up tenant isolation (any principal that may write it can forge another group's baseline).")
             .define(GaplessConsumerConfig.BASELINE_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, ConfigDef.Range.atLeast(1),
                     Importance.LOW, "Upper bound for one baseline read or write, or one share-group admin call.")
             .define(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, Type.STRING, NewPartitionsMode.AUTO.configValue(),
@@ -134,6 +140,7 @@ public final class GaplessShareConfig extends AbstractConfig {
      */
     public GaplessShareConfig(Map<?, ?> clientConfig) {
         super(CONFIG, clientConfig, false);
+        BaselineTopic.checkNotBoth(clientConfig, GaplessConsumerConfig.BASELINE_TOPIC_CONFIG, GaplessConsumerConfig.BASELINE_TOPIC_PREFIX_CONFIG);
         // Kafka's own client id (the configured one, or consumer-<group>-<n>), pinned on the Kafka
         // consumer: its metrics, the SDK's and the helper clients' ids agree.
         this.clientId = ClientIds.consumer(originals());
@@ -211,7 +218,8 @@ public final class GaplessShareConfig extends AbstractConfig {
         }
         return Optional.of(new ShareResetOptions(ResetPolicy.parse(getString(AUTO_OFFSET_RESET_CONFIG)), ResetPolicy.parse(newPolicy),
                 NewPartitionsMode.valueOf(getString(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG).toUpperCase(Locale.ROOT)),
-                getString(GaplessConsumerConfig.BASELINE_TOPIC_CONFIG),
+                BaselineTopic.of(getString(GaplessConsumerConfig.BASELINE_TOPIC_CONFIG),
+                        getString(GaplessConsumerConfig.BASELINE_TOPIC_PREFIX_CONFIG), groupId()),
                 Duration.ofMillis(getLong(GaplessConsumerConfig.BASELINE_TIMEOUT_MS_CONFIG)), getLong(PARTITION_CHECK_INTERVAL_MS_CONFIG)));
     }
 

@@ -2,6 +2,7 @@ package io.gapless.kafka.streams;
 
 import io.gapless.kafka.core.BrokerCapabilities;
 import io.gapless.kafka.core.GaplessConsumerConfig;
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.streams.internal.GaplessClientSupplier;
@@ -44,7 +45,7 @@ import java.util.Properties;
  * application-wide settings; a plain {@code AutoOffsetReset} takes the application-wide
  * new-partitions policy for its new partitions. Changelog, repartition and global-store topics are
  * never affected: Kafka Streams resets them as always. Partitions are classified by the SDK's
- * durable group baseline ({@code gapless.baseline.topic}, {@code gapless.baseline.unavailable},
+ * durable group baseline (topic {@code __gapless_baseline.<application.id>}, {@code gapless.baseline.unavailable},
  * {@code gapless.baseline.timeout.ms}, as for {@code GaplessConsumer}); every reset is logged at
  * INFO and counted in the main consumer's metrics ({@code gapless-consumer-metrics}), which
  * {@link KafkaStreams#metrics()} includes.
@@ -103,7 +104,7 @@ public final class GaplessStreams {
 
         ResetPlan.Builder plan = ResetPlan.builder().applicationId(applicationId).sources(sources)
                 .globalBase(config.basePolicy()).globalNewPartitions(config.newPartitionsPolicy())
-                .baselineTopic(config.baselineTopic()).unavailablePolicy(config.baselineUnavailablePolicy())
+                .baselineTopic(BaselineTopic.of(config.sharedBaselineTopic().orElse(null), config.baselineTopicPrefix(), applicationId)).unavailablePolicy(config.baselineUnavailablePolicy())
                 .baselineTimeout(Duration.ofMillis(config.baselineTimeoutMs()));
         boolean anyPolicy = plan.build().anyNewPartitionsPolicy();
         ModeDecision decision = ModeDecision.decide(anyPolicy, config.mode(), BrokerCapabilities.clientOnly(),

@@ -284,7 +284,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     /**
      * Grants {@code user} the operations on one resource (a LITERAL pattern; name {@code "*"} for
      * every resource of the type), from any host, and waits until the brokers have the ACLs. For
-     * other patterns use {@code admin().createAcls} with principal {@code "User:<user>"}.
+     * other patterns use {@link #allow(String, ResourcePattern, AclOperation...)}; {@link #revoke}
+     * takes them away again.
      *
      * <pre>{@code
      * kafka.allow("alice", ResourceType.TOPIC, "orders", AclOperation.WRITE, AclOperation.DESCRIBE);
@@ -292,19 +293,51 @@ public final class EmbeddedKafka implements AutoCloseable {
      * }</pre>
      */
     public void allow(String user, ResourceType type, String name, AclOperation... operations) {
-        requireSecrets("allow");
+        allow(user, new ResourcePattern(type, name, PatternType.LITERAL), operations);
+    }
+
+    /**
+     * Grants {@code user} the operations on every resource {@code pattern} matches (for example
+     * {@code new ResourcePattern(TOPIC, "tenant-a.", PREFIXED)}), from any host, and waits until
+     * the brokers have the ACLs.
+     */
+    public void allow(String user, ResourcePattern pattern, AclOperation... operations) {
+        List<AclBinding> bindings = bindings("allow", user, pattern, operations);
+        await(admin.createAcls(bindings).all(), "create ACLs for " + user + " on " + pattern);
+        awaitAcls(pattern, acls -> acls.containsAll(bindings), "the ACLs of " + user + " on " + pattern);
+    }
+
+    /**
+     * Removes ACLs {@link #allow} granted: {@code user}'s operations on one resource (a LITERAL
+     * pattern), and waits until no broker applies them any more.
+     */
+    public void revoke(String user, ResourceType type, String name, AclOperation... operations) {
+        revoke(user, new ResourcePattern(type, name, PatternType.LITERAL), operations);
+    }
+
+    /** Removes {@code user}'s ACLs for these operations on exactly {@code pattern}, and waits until no broker applies them. */
+    public void revoke(String user, ResourcePattern pattern, AclOperation... operations) {
+        List<AclBinding> bindings = bindings("revoke", user, pattern, operations);
+        await(admin.deleteAcls(bindings.stream().map(AclBinding::toFilter).toList()).all(),
+                "delete ACLs of " + user + " on " + pattern);
+        awaitAcls(pattern, acls -> bindings.stream().noneMatch(acls::contains), "the removal of ACLs of " + user + " on " + pattern);
+    }
+
+    private List<AclBinding> bindings(String method, String user, ResourcePattern pattern, AclOperation... operations) {
+        requireSecrets(method);
         if (operations.length == 0) {
-            throw new IllegalArgumentException("allow needs at least one operation for " + user + " on " + type + " " + name);
+            throw new IllegalArgumentException(method + " needs at least one operation for " + user + " on " + pattern);
         }
-        ResourcePattern pattern = new ResourcePattern(type, name, PatternType.LITERAL);
-        List<AclBinding> bindings = java.util.Arrays.stream(operations)
+        return java.util.Arrays.stream(operations)
                 .map(op -> new AclBinding(pattern, new AccessControlEntry("User:" + user, "*", op, AclPermissionType.ALLOW)))
                 .toList();
-        await(admin.createAcls(bindings).all(), "create ACLs for " + user + " on " + type + " " + name);
+    }
+
+    /** Every broker has the metadata log past the change, and {@code describeAcls} shows it. */
+    private void awaitAcls(ResourcePattern pattern, Predicate<java.util.Collection<AclBinding>> done, String what) {
         awaitMetadataOnEveryBroker();
         waitFor(() -> attempt(admin.describeAcls(new AclBindingFilter(pattern.toFilter(), AccessControlEntryFilter.ANY)).values())
-                        .map(acls -> acls.containsAll(bindings)).orElse(false),
-                OPERATION_TIMEOUT, "the ACLs of " + user + " on " + type + " " + name);
+                .map(done::test).orElse(false), OPERATION_TIMEOUT, what);
     }
 
     /** Whether this object wraps a cluster that runs outside this JVM. */

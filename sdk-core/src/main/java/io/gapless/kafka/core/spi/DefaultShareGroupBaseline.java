@@ -21,7 +21,7 @@ import java.util.stream.IntStream;
 final class DefaultShareGroupBaseline implements ShareGroupBaseline {
     private final GroupBaselineClassifier classifier;
 
-    DefaultShareGroupBaseline(String baselineTopic, String group, Map<String, Object> userConfig, Duration timeout) {
+    DefaultShareGroupBaseline(BaselineTopic baselineTopic, String group, Map<String, Object> userConfig, Duration timeout) {
         BaselineStore store = new BaselineStore(baselineTopic, group, BaselineStore.GroupType.SHARE,
                 ConnectionConfigs.from(userConfig, "share-baseline"), timeout, () -> { }, () -> { });
         this.classifier = new GroupBaselineClassifier(store);

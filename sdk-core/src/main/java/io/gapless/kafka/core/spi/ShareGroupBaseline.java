@@ -21,7 +21,7 @@ public interface ShareGroupBaseline extends AutoCloseable {
      * Opens the baseline of share group {@code group} in {@code baselineTopic}; helper clients use
      * the connection settings of {@code userConfig}. Nothing is read before the first call.
      */
-    static ShareGroupBaseline open(String baselineTopic, String group, Map<String, Object> userConfig, Duration timeout) {
+    static ShareGroupBaseline open(BaselineTopic baselineTopic, String group, Map<String, Object> userConfig, Duration timeout) {
         return new DefaultShareGroupBaseline(baselineTopic, group, userConfig, timeout);
     }
 

@@ -2,6 +2,7 @@ package io.gapless.kafka.share.reset;
 
 import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.core.spi.BaselineTopic;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -12,11 +13,11 @@ import java.util.Objects;
  * @param basePolicy      {@code share.auto.offset.reset}: the group's base policy as the SDK applies it
  * @param newPartitions   {@code share.auto.offset.reset.new.partitions}
  * @param mode            {@code gapless.new.partitions.mode}
- * @param baselineTopic   the group baseline topic, shared with {@code GaplessConsumer}
+ * @param baselineTopic   where the group's baseline lives (its own topic unless a shared one is configured)
  * @param timeout         upper bound of one baseline or admin call
  * @param checkIntervalMs how often the consumer looks for partitions added to its topics
  */
-public record ShareResetOptions(ResetPolicy basePolicy, ResetPolicy newPartitions, NewPartitionsMode mode, String baselineTopic,
+public record ShareResetOptions(ResetPolicy basePolicy, ResetPolicy newPartitions, NewPartitionsMode mode, BaselineTopic baselineTopic,
                                 Duration timeout, long checkIntervalMs) {
     public ShareResetOptions {
         Objects.requireNonNull(basePolicy, "basePolicy");

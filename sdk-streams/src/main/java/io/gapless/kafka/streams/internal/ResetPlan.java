@@ -2,6 +2,7 @@ package io.gapless.kafka.streams.internal;
 
 import io.gapless.kafka.core.BaselineUnavailablePolicy;
 import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.core.internal.ResetPolicyLookup;
 import io.gapless.kafka.core.internal.TopicResetPolicies;
@@ -31,7 +32,7 @@ public final class ResetPlan implements ResetPolicyLookup {
     private final List<Map.Entry<Pattern, TopicResetPolicies>> patterns;
     private final ResetPolicy globalBase;
     private final Optional<ResetPolicy> globalNew;
-    private final String baselineTopic;
+    private final BaselineTopic baselineTopic;
     private final BaselineUnavailablePolicy unavailablePolicy;
     private final Duration baselineTimeout;
     private final ModeDecision decision;
@@ -99,7 +100,7 @@ public final class ResetPlan implements ResetPolicyLookup {
         return applicationId;
     }
 
-    public String baselineTopic() {
+    public BaselineTopic baselineTopic() {
         return baselineTopic;
     }
 
@@ -138,7 +139,7 @@ public final class ResetPlan implements ResetPolicyLookup {
         private SourcePolicies sources = new SourcePolicies();
         private ResetPolicy globalBase = ResetPolicy.EARLIEST;
         private Optional<ResetPolicy> globalNew = Optional.empty();
-        private String baselineTopic;
+        private BaselineTopic baselineTopic;
         private BaselineUnavailablePolicy unavailablePolicy = BaselineUnavailablePolicy.FAIL;
         private Duration baselineTimeout = Duration.ofSeconds(30);
         private ModeDecision decision = new ModeDecision(ModeDecision.Kind.EMULATE, "Kafka Streams");
@@ -163,7 +164,7 @@ public final class ResetPlan implements ResetPolicyLookup {
             return this;
         }
 
-        public Builder baselineTopic(String v) {
+        public Builder baselineTopic(BaselineTopic v) {
             this.baselineTopic = v;
             return this;
         }

@@ -1,5 +1,6 @@
 package io.gapless.kafka.streams.internal;
 
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.streams.NewPartitionsReset;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -56,7 +57,7 @@ class GaplessMainConsumerTest {
         SourcePolicies sources = new SourcePolicies();
         sources.recordTopics(List.of("orders"), NewPartitionsReset.latest().withNewPartitionsResetPolicy(AutoOffsetReset.latest()));
         ResetPlan plan = ResetPlan.builder().applicationId("app").sources(sources).globalBase(ResetPolicy.EARLIEST)
-                .globalNewPartitions(Optional.empty()).baselineTopic("__gapless_group_baselines").build();
+                .globalNewPartitions(Optional.empty()).baselineTopic(BaselineTopic.of(null, BaselineTopic.PREFIX_DEFAULT, "app")).build();
         MockConsumer<byte[], byte[]> mock = new MockConsumer<>(AutoOffsetResetStrategy.NONE.name());
         TopicPartition source = new TopicPartition("orders", 0);
         TopicPartition repartition = new TopicPartition("app-counts-repartition", 0);

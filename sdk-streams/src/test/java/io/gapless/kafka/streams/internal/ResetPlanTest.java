@@ -1,5 +1,6 @@
 package io.gapless.kafka.streams.internal;
 
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.core.internal.TopicResetPolicies;
 import io.gapless.kafka.streams.NewPartitionsReset;
@@ -20,7 +21,7 @@ class ResetPlanTest {
 
     private static ResetPlan plan(SourcePolicies sources, Optional<ResetPolicy> globalNew) {
         return ResetPlan.builder().applicationId("app").sources(sources).globalBase(ResetPolicy.LATEST)
-                .globalNewPartitions(globalNew).baselineTopic("__gapless_group_baselines").build();
+                .globalNewPartitions(globalNew).baselineTopic(BaselineTopic.of(null, BaselineTopic.PREFIX_DEFAULT, "app")).build();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.gapless.kafka.streams.internal;
 
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.streams.NewPartitionsReset;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -37,7 +38,7 @@ class SourceResetEmulationTest {
         sources.recordTopics(List.of("orders"), NewPartitionsReset.latest());
         sources.recordTopics(List.of("strict"), AutoOffsetReset.none());
         return ResetPlan.builder().applicationId("app").sources(sources).globalBase(ResetPolicy.LATEST)
-                .globalNewPartitions(Optional.empty()).baselineTopic("__gapless_group_baselines").build();
+                .globalNewPartitions(Optional.empty()).baselineTopic(BaselineTopic.of(null, BaselineTopic.PREFIX_DEFAULT, "app")).build();
     }
 
     private static MockConsumer<byte[], byte[]> consumer(TopicPartition... partitions) {

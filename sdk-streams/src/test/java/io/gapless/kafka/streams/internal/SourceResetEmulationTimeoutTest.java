@@ -1,5 +1,6 @@
 package io.gapless.kafka.streams.internal;
 
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.ResetPolicy;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -33,7 +34,7 @@ class SourceResetEmulationTimeoutTest {
         SourcePolicies sources = new SourcePolicies();
         sources.recordTopics(List.of("orders"), AutoOffsetReset.latest());
         ResetPlan plan = ResetPlan.builder().applicationId("app").sources(sources).globalBase(ResetPolicy.LATEST)
-                .globalNewPartitions(Optional.empty()).baselineTopic("__gapless_group_baselines").build();
+                .globalNewPartitions(Optional.empty()).baselineTopic(BaselineTopic.of(null, BaselineTopic.PREFIX_DEFAULT, "app")).build();
         AtomicInteger lookups = new AtomicInteger();
         MockConsumer<byte[], byte[]> mock = new MockConsumer<>(AutoOffsetResetStrategy.NONE.name()) {
             @Override

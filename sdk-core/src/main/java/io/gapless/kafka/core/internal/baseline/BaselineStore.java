@@ -2,6 +2,8 @@ package io.gapless.kafka.core.internal.baseline;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
 import io.gapless.kafka.core.internal.PolicyOffsets;
+import io.gapless.kafka.core.spi.Authorization;
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
@@ -23,6 +25,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -59,9 +62,10 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup {
     private static final Logger log = LoggerFactory.getLogger(BaselineStore.class);
-    /** Partitions of a baseline topic the SDK creates; a group's records all go to one of them. */
-    static final int CREATED_PARTITIONS = 4;
+    /** Replicas of a baseline topic the SDK creates, where the cluster has that many brokers. */
+    private static final int MAX_CREATED_REPLICAS = 3;
 
+    private final BaselineTopic baselineTopic;
     private final String topic;
     private final String group;
     private final Map<String, Object> connection;
@@ -86,7 +90,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
      * @param onRead     counts baseline reads, for metrics
      * @param onWrite    counts baseline writes, for metrics
      */
-    public BaselineStore(String topic, String group, Map<String, Object> connection, Duration timeout,
+    public BaselineStore(BaselineTopic topic, String group, Map<String, Object> connection, Duration timeout,
                          Runnable onRead, Runnable onWrite) {
         this(topic, group, GroupType.CONSUMER, connection, timeout, onRead, onWrite);
     }
@@ -99,7 +103,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         SHARE
     }
 
-    public BaselineStore(String topic, String group, GroupType groupType, Map<String, Object> connection, Duration timeout,
+    public BaselineStore(BaselineTopic topic, String group, GroupType groupType, Map<String, Object> connection, Duration timeout,
                          Runnable onRead, Runnable onWrite) {
         this(topic, group, groupType, connection, IsolationLevel.READ_UNCOMMITTED, timeout, onRead, onWrite);
     }
@@ -108,10 +112,11 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
      * @param isolation the isolation level of the user's consumer: offset look-ups made for it
      *                  ({@code latest} is the last stable offset under {@code read_committed}) use it
      */
-    public BaselineStore(String topic, String group, GroupType groupType, Map<String, Object> connection, IsolationLevel isolation,
+    public BaselineStore(BaselineTopic topic, String group, GroupType groupType, Map<String, Object> connection, IsolationLevel isolation,
                          Duration timeout, Runnable onRead, Runnable onWrite) {
         this.groupType = groupType;
-        this.topic = topic;
+        this.baselineTopic = topic;
+        this.topic = topic.name();
         this.group = group;
         this.connection = connection;
         this.isolation = isolation;
@@ -149,7 +154,10 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         }
         try {
             read();
-            guarded("open the producer of", () -> producer.partitionsFor(topic));
+            guarded("open the producer of", () -> {
+                ensureProducer();
+                return needs(describeTopic(), () -> producer.partitionsFor(topic));
+            });
         } catch (InterruptException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -166,46 +174,60 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     public GroupBaseline read() {
         return guarded("read", () -> {
             ensureOpen();
-            long end = reader.endOffsets(List.of(groupPartition), timeout).get(groupPartition);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (reader.position(groupPartition, timeout) < end) {
-                if (System.nanoTime() > deadline) {
-                    throw new TimeoutException("reading " + groupPartition + " up to offset " + end);
-                }
-                for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(100))) {
-                    BaselineRecord record = BaselineRecord.parse(r.value());
-                    if (record != null) {
-                        baseline.apply(record, r.timestamp());
-                    }
+            return needs(aclOnTopic("Read"), this::readToEnd);
+        });
+    }
+
+    private GroupBaseline readToEnd() throws TimeoutException {
+        long end = reader.endOffsets(List.of(groupPartition), timeout).get(groupPartition);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (reader.position(groupPartition, timeout) < end) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("reading " + groupPartition + " up to offset " + end);
+            }
+            for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(100))) {
+                BaselineRecord record = BaselineRecord.parse(r.value());
+                if (record != null) {
+                    baseline.apply(record, r.timestamp());
                 }
             }
-            onRead.run();
-            return baseline;
-        });
+        }
+        onRead.run();
+        return baseline;
     }
 
     /** Appends records to the group's partition and waits until they are acknowledged by all in-sync replicas. */
     public void append(List<BaselineRecord> records) {
         guarded("write", () -> {
             ensureOpen();
-            List<Future<?>> sends = new ArrayList<>();
-            for (BaselineRecord r : records) {
-                sends.add(producer.send(new ProducerRecord<>(topic, groupPartition.partition(), BaselineRecord.key(r), BaselineRecord.value(r))));
+            ensureProducer();
+            try {
+                return needs(aclOnTopic("Write"), () -> send(records));
+            } catch (Exception e) {
+                discardProducer();
+                throw e;
             }
-            long deadline = System.nanoTime() + timeout.toNanos();
-            for (Future<?> f : sends) {
-                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            }
-            onWrite.run();
-            return null;
         });
+    }
+
+    private Void send(List<BaselineRecord> records) throws ExecutionException, InterruptedException, TimeoutException {
+        List<Future<?>> sends = new ArrayList<>();
+        for (BaselineRecord r : records) {
+            sends.add(producer.send(new ProducerRecord<>(topic, groupPartition.partition(), BaselineRecord.key(r), BaselineRecord.value(r))));
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Future<?> f : sends) {
+            f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        onWrite.run();
+        return null;
     }
 
     /** Current id and partition count of user topics; topics that do not exist are left out. */
     public Map<String, TopicDescription> describeTopics(Collection<String> topics) {
         return guarded("describe topics " + topics + " for", () -> {
             ensureAdmin();
-            return describeExisting(admin.describeTopics(topics).topicNameValues());
+            return needs("Describe on topics " + topics, () -> describeExisting(admin.describeTopics(topics).topicNameValues()));
         });
     }
 
@@ -245,7 +267,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
      * group): committed offsets for a consumer group, initialized start offsets for a share group.
      */
     public boolean groupHasCommittedOffsets() {
-        return guarded("list committed offsets of group " + group + " for", () -> {
+        return guarded("list committed offsets of group " + group + " for", () -> needs(describeGroup(), () -> {
             ensureAdmin();
             if (groupType == GroupType.SHARE) {
                 return admin.listShareGroupOffsets(Map.of(group, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()))
@@ -254,12 +276,12 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
             }
             return !admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS).isEmpty();
-        });
+        }));
     }
 
     /** The topics the consumer group has committed offsets for now (none when the group does not exist). */
     public java.util.Set<String> committedTopics() {
-        return guarded("list committed offsets of group " + group + " for", () -> {
+        return guarded("list committed offsets of group " + group + " for", () -> needs(describeGroup(), () -> {
             ensureAdmin();
             java.util.Set<String> out = new java.util.TreeSet<>();
             admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS)
@@ -269,7 +291,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
                         }
                     });
             return out;
-        });
+        }));
     }
 
     /** Which of these topic ids still exist. */
@@ -296,7 +318,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
 
     /** The number of members the consumer group has now (0 when it does not exist). */
     public int groupMembers() {
-        return guarded("describe group " + group + " for", () -> {
+        return guarded("describe group " + group + " for", () -> needs(describeGroup(), () -> {
             ensureAdmin();
             try {
                 ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
@@ -308,7 +330,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
                 }
                 throw e;
             }
-        });
+        }));
     }
 
     /** Log start offsets, for policies that resolve to {@code earliest}. */
@@ -316,7 +338,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
         return guarded("look up start offsets of " + partitions + " for", () -> {
             ensureReader();
-            return reader.beginningOffsets(partitions, timeout);
+            return needs(describeTopicsOf(partitions), () -> reader.beginningOffsets(partitions, timeout));
         });
     }
 
@@ -325,7 +347,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
         return guarded("look up end offsets of " + partitions + " for", () -> {
             ensureReader();
-            return reader.endOffsets(partitions, timeout);
+            return needs(describeTopicsOf(partitions), () -> reader.endOffsets(partitions, timeout));
         });
     }
 
@@ -334,13 +356,42 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> times) {
         return guarded("look up offsets by time of " + times.keySet() + " for", () -> {
             ensureReader();
-            return reader.offsetsForTimes(times, timeout);
+            return needs(describeTopicsOf(times.keySet()), () -> reader.offsetsForTimes(times, timeout));
         });
     }
 
     @FunctionalInterface
     private interface Call<T> {
         T call() throws Exception;
+    }
+
+    /** Runs {@code call}; a refusal by the broker comes out as Kafka's own exception type, naming {@code acl}. */
+    private static <T> T needs(String acl, Call<T> call) throws Exception {
+        try {
+            return call.call();
+        } catch (Exception e) {
+            AuthorizationException explained = Authorization.explain(e, acl);
+            if (explained != null) {
+                throw explained;
+            }
+            throw e;
+        }
+    }
+
+    private String aclOnTopic(String operation) {
+        return operation + " on topic " + topic;
+    }
+
+    private String describeTopic() {
+        return "Describe on topic " + topic + " (implied by Read or Write)";
+    }
+
+    private String describeGroup() {
+        return "Describe on group " + group + " (implied by Read)";
+    }
+
+    private static String describeTopicsOf(Collection<TopicPartition> partitions) {
+        return "Describe on topics " + partitions.stream().map(TopicPartition::topic).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
     }
 
     private <T> T guarded(String what, Call<T> call) {
@@ -400,15 +451,10 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         }
         ensureAdmin();
         int partitions = ensureTopic();
+        // One group per topic by default (one partition); a shared topic spreads groups over its partitions.
         TopicPartition mine = new TopicPartition(topic, Utils.toPositive(Utils.murmur2(group.getBytes(StandardCharsets.UTF_8))) % partitions);
-        Map<String, Object> p = ConnectionConfigs.withClientIdSuffix(connection, "producer");
-        if (producer != null) {
-            producer.close(Duration.ZERO); // an earlier open that failed half-way
-        }
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        discardProducer(); // an earlier open that failed half-way
+        ensureProducer();
         ensureReader();
         reader.assign(List.of(mine));
         reader.seekToBeginning(List.of(mine));
@@ -416,25 +462,67 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         log.debug("Group {} keeps its baseline in {}", group, groupPartition);
     }
 
+    private void ensureProducer() {
+        if (producer != null) {
+            return;
+        }
+        Map<String, Object> p = ConnectionConfigs.withClientIdSuffix(connection, "producer");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /**
+     * A failed write may leave the idempotent producer in a fatal state for good (a refused
+     * InitProducerId is a ClusterAuthorizationException there): the next write starts a new one.
+     */
+    private void discardProducer() {
+        if (producer != null) {
+            producer.close(Duration.ZERO);
+            producer = null;
+        }
+    }
+
     /** Creates the baseline topic when missing and checks its settings; returns its partition count. */
     private int ensureTopic() throws Exception {
-        Optional<TopicDescription> existing = describeBaselineTopic();
+        Optional<TopicDescription> existing = needs(describeTopic(), this::describeBaselineTopic);
         if (existing.isEmpty()) {
-            NewTopic newTopic = new NewTopic(topic, Optional.of(CREATED_PARTITIONS), Optional.empty()).configs(Map.of(
+            Optional<Short> replicas = createdReplicationFactor();
+            NewTopic newTopic = new NewTopic(topic, Optional.of(baselineTopic.partitionsWhenCreated()), replicas).configs(Map.of(
                     TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
                     TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
             try {
-                admin.createTopics(List.of(newTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                log.info("Created the group baseline topic {} ({} partitions, compacted, LogAppendTime)", topic, CREATED_PARTITIONS);
+                needs("Create on topic " + topic + " (or on the cluster), or create the topic beforehand",
+                        () -> admin.createTopics(List.of(newTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+                log.info("Created the group baseline topic {} ({} partition(s), replication factor {}, compacted, LogAppendTime)", topic,
+                        baselineTopic.partitionsWhenCreated(), replicas.map(String::valueOf).orElse("of the broker's default"));
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
                     throw e;
                 }
             }
-            existing = awaitBaselineTopic();
+            existing = needs(describeTopic(), this::awaitBaselineTopic);
         }
-        verifyTopicConfig();
+        needs(aclOnTopic("DescribeConfigs"), () -> {
+            verifyTopicConfig();
+            return null;
+        });
         return existing.orElseThrow().partitions().size();
+    }
+
+    /**
+     * As many replicas as the cluster has brokers, up to three (Kafka's own internal topics use
+     * three); the broker's default where the cluster cannot be described.
+     */
+    private Optional<Short> createdReplicationFactor() throws Exception {
+        try {
+            int brokers = admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS).size();
+            return brokers < 1 ? Optional.empty() : Optional.of((short) Math.min(MAX_CREATED_REPLICAS, brokers));
+        } catch (ExecutionException e) {
+            log.debug("Cannot describe the cluster to choose the replication factor of {}; the broker's default applies", topic, e);
+            return Optional.empty();
+        }
     }
 
     private Optional<TopicDescription> awaitBaselineTopic() throws Exception {

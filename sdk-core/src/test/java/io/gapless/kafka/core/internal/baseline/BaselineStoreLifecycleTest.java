@@ -1,5 +1,6 @@
 package io.gapless.kafka.core.internal.baseline;
 
+import io.gapless.kafka.core.spi.BaselineTopic;
 import org.apache.kafka.common.errors.InterruptException;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +34,7 @@ class BaselineStoreLifecycleTest {
     }
 
     private static BaselineStore store(String clientId, Duration timeout) throws IOException {
-        return new BaselineStore("__gapless_group_baselines", "g", Map.of("bootstrap.servers", deadAddress(), "client.id", clientId),
+        return new BaselineStore(BaselineTopic.of(null, BaselineTopic.PREFIX_DEFAULT, "g"), "g", Map.of("bootstrap.servers", deadAddress(), "client.id", clientId),
                 timeout, () -> { }, () -> { });
     }
 

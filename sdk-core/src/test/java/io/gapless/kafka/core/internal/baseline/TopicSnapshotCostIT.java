@@ -1,5 +1,6 @@
 package io.gapless.kafka.core.internal.baseline;
 
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.GaplessConsumer;
 import io.gapless.kafka.core.PartitionClassification;
 import io.gapless.kafka.testkit.EmbeddedKafka;
@@ -34,7 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * never timings (the machine is shared).
  */
 class TopicSnapshotCostIT {
-    private static final String BASELINE_TOPIC = "__gapless_group_baselines";
+    private static final BaselineTopic BASELINE_TOPIC = BaselineTopic.of(null, BaselineTopic.PREFIX_DEFAULT, "sdk");
+    /** Other groups with baselines of their own on the same cluster: with one topic per group a start reads none of theirs. */
+    private static final int OTHER_GROUPS = 3;
 
     @Test
     void theSnapshotOfAClusterWithThousandsOfTopics() throws Exception {
@@ -48,9 +51,13 @@ class TopicSnapshotCostIT {
             }
             long plainWarm = firstAssignmentMs(new KafkaConsumer<>(props(kafka, "warm-up", false)), topic);
             long plain = firstAssignmentMs(new KafkaConsumer<>(props(kafka, "plain", false)), topic);
+            for (int i = 0; i < OTHER_GROUPS; i++) {
+                firstAssignmentMs(new GaplessConsumer<>(props(kafka, "other-" + i, true)), topic);
+            }
             long sdkNew = firstAssignmentMs(new GaplessConsumer<>(props(kafka, "sdk", true)), topic);
             long sdkAgain = firstAssignmentMs(new GaplessConsumer<>(props(kafka, "sdk", true)), topic);
             long groupBytes = bytesOfGroup(kafka, "sdk");
+            long startReads = bytesInTopic(kafka, BASELINE_TOPIC.name());
 
             BaselineStore store = new BaselineStore(BASELINE_TOPIC, "sdk", Map.of("bootstrap.servers", kafka.bootstrapServers()),
                     Duration.ofSeconds(60), () -> { }, () -> { });
@@ -59,10 +66,13 @@ class TopicSnapshotCostIT {
                 int listed = store.topicPartitionCounts().size();
                 long snapshotMs = (System.nanoTime() - t0) / 1_000_000;
                 System.out.printf("RESULT topic-snapshot topics=%d listed=%d group-bytes=%d bytes-per-topic=%.1f snapshot-ms=%d"
-                                + " first-assignment-ms plain=%d sdk-new-group=%d sdk-restart=%d (plain warm-up %d)%n",
-                        topics, listed, groupBytes, groupBytes / (double) listed, snapshotMs, plain, sdkNew, sdkAgain, plainWarm);
+                                + " start-reads-bytes=%d (other groups %d) first-assignment-ms plain=%d sdk-new-group=%d sdk-restart=%d"
+                                + " (plain warm-up %d)%n",
+                        topics, listed, groupBytes, groupBytes / (double) listed, snapshotMs, startReads, OTHER_GROUPS, plain, sdkNew,
+                        sdkAgain, plainWarm);
                 assertTrue(listed >= topics + 1, "every topic listed: " + listed);
                 assertTrue(groupBytes <= 24L * listed + 2048, "about 20 bytes per topic: " + groupBytes + " for " + listed);
+                assertEquals(groupBytes, startReads, "a start reads its own group's records only, none of the other groups'");
 
                 kafka.admin().createPartitions(Map.of("bulk-7", NewPartitions.increaseTo(2))).all().get();
                 kafka.createTopic("created-later", 1);
@@ -110,27 +120,35 @@ class TopicSnapshotCostIT {
     }
 
     private static long bytesOfGroup(EmbeddedKafka kafka, String group) {
+        long bytes = 0;
+        for (ConsumerRecord<byte[], byte[]> r : readAll(kafka, BaselineTopic.of(null, BaselineTopic.PREFIX_DEFAULT, group).name())) {
+            BaselineRecord record = BaselineRecord.parse(r.value());
+            if (record != null && record.group().equals(group)) {
+                bytes += r.serializedKeySize() + r.serializedValueSize();
+            }
+        }
+        assertEquals(true, bytes > 0, "the group's records were found");
+        return bytes;
+    }
+
+    /** Everything a member's start reads: the whole of its group's baseline topic. */
+    private static long bytesInTopic(EmbeddedKafka kafka, String topic) {
+        return readAll(kafka, topic).stream().mapToLong(r -> r.serializedKeySize() + r.serializedValueSize()).sum();
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(EmbeddedKafka kafka, String topic) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         try (KafkaConsumer<byte[], byte[]> reader = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = IntStream.range(0, BaselineStore.CREATED_PARTITIONS)
-                    .mapToObj(i -> new TopicPartition(BASELINE_TOPIC, i)).toList();
+            List<TopicPartition> parts = IntStream.range(0, kafka.partitionCount(topic)).mapToObj(i -> new TopicPartition(topic, i)).toList();
             reader.assign(parts);
             Map<TopicPartition, Long> end = reader.endOffsets(parts);
             List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
             while (parts.stream().anyMatch(tp -> reader.position(tp) < end.get(tp))) {
                 reader.poll(Duration.ofMillis(200)).forEach(all::add);
             }
-            long bytes = 0;
-            for (ConsumerRecord<byte[], byte[]> r : all) {
-                BaselineRecord record = BaselineRecord.parse(r.value());
-                if (record != null && record.group().equals(group)) {
-                    bytes += r.serializedKeySize() + r.serializedValueSize();
-                }
-            }
-            assertEquals(true, bytes > 0, "the group's records were found");
-            return bytes;
+            return all;
         }
     }
 }

@@ -1,0 +1,66 @@
+package io.gapless.kafka.core.spi;
+
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+
+
+/**
+ * Kafka's authorization errors say which resource a broker refused at best ("Not authorized to
+ * access topics: [t]"), often not even that ("Topic authorization failed.", "Cluster
+ * authorization failed."), and never which operation was missing. The SDK's helper clients know
+ * both: this gives the caller Kafka's own exception type back (callers still catch
+ * {@link TopicAuthorizationException} and the like), with a message that names the operation and
+ * the resource, for example {@code Not authorized: Write on topic __gapless_baseline.orders}.
+ */
+public final class Authorization {
+    private static final String PREFIX = "Not authorized: ";
+
+    private Authorization() {
+    }
+
+    /**
+     * When {@code failure} is, or has as a cause (an {@link java.util.concurrent.ExecutionException}, a
+     * {@link java.util.concurrent.CompletionException}, a producer's error state), one of Kafka's
+     * {@link AuthorizationException}s: a new
+     * exception of the same Kafka type whose message names {@code needed} (an ACL in the form
+     * {@code <Operation> on <resource type> <name>}), with the original as its cause. Otherwise
+     * {@code null}. An exception this method made already is returned as it is.
+     */
+    public static AuthorizationException explain(Throwable failure, String needed) {
+        // Kafka wraps too: ExecutionException, CompletionException, a producer's "error state" KafkaException.
+        Throwable e = failure;
+        while (e != null && !(e instanceof AuthorizationException) && e.getCause() != e) {
+            e = e.getCause();
+        }
+        if (!(e instanceof AuthorizationException original)) {
+            return null;
+        }
+        if (original.getMessage() != null && original.getMessage().startsWith(PREFIX)) {
+            return original;
+        }
+        String message = PREFIX + needed + " (the broker said: " + original.getMessage() + ")";
+        AuthorizationException out;
+        if (original instanceof TopicAuthorizationException t) {
+            out = new TopicAuthorizationException(message, t.unauthorizedTopics());
+        } else if (original instanceof GroupAuthorizationException g) {
+            out = new GroupAuthorizationException(message, g.groupId());
+        } else if (original instanceof TransactionalIdAuthorizationException) {
+            out = new TransactionalIdAuthorizationException(message);
+        } else if (original instanceof ClusterAuthorizationException) {
+            return new ClusterAuthorizationException(message, original);
+        } else {
+            return new AuthorizationException(message, original);
+        }
+        out.initCause(original);
+        return out;
+    }
+
+    /** {@link #explain}, or {@code failure} itself where it is not an authorization error. */
+    public static RuntimeException explainOrRethrow(RuntimeException failure, String needed) {
+        AuthorizationException explained = explain(failure, needed);
+        return explained == null ? failure : explained;
+    }
+}

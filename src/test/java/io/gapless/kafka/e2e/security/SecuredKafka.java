@@ -1,0 +1,27 @@
+package io.gapless.kafka.e2e.security;
+
+import io.gapless.kafka.testkit.EmbeddedKafka;
+import io.gapless.kafka.testkit.KafkaSecurity;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * Resolves an {@link EmbeddedKafka} parameter to one SASL_SSL cluster (SCRAM-SHA-512 over TLS,
+ * StandardAuthorizer, no ACL means no access) shared by the security suites of this JVM and closed
+ * by JUnit at the end. Each test works with principals, groups and topics of its own.
+ */
+final class SecuredKafka implements ParameterResolver {
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SecuredKafka.class);
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return parameterContext.getParameter().getType() == EmbeddedKafka.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
+        return extensionContext.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent("sasl-ssl",
+                key -> EmbeddedKafka.builder().security(KafkaSecurity.saslSsl()).start(), EmbeddedKafka.class);
+    }
+}
