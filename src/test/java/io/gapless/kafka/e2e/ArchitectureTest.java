@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The dependency rules of ARCHITECTURE.md, checked on the built classes of the SDK modules with
@@ -43,9 +45,13 @@ class ArchitectureTest {
     private static final String SHARE = "io.gapless.kafka.share";
     private static final String TESTKIT = "io.gapless.kafka.testkit";
     private static final String SPRING = "io.gapless.kafka.spring";
+    private static final String CLI = "io.gapless.kafka.cli";
 
-    /** Module order, lowest first: a module may depend only on modules before it (streams and share are siblings; spring uses core and share). */
-    private static final List<List<String>> MODULE_LAYERS = List.of(List.of(TESTKIT), List.of(CORE), List.of(STREAMS, SHARE), List.of(SPRING));
+    /**
+     * Module order, lowest first: a module may depend only on modules before it (streams and share are siblings; spring uses core
+     * and share; the CLI, a tool, uses the libraries below it and neither it nor spring uses the other).
+     */
+    private static final List<List<String>> MODULE_LAYERS = List.of(List.of(TESTKIT), List.of(CORE), List.of(STREAMS, SHARE), List.of(SPRING, CLI));
 
     /** sdk-share's packages and the sdk-share packages each may depend on (ARCHITECTURE.md, "sdk-share"). */
     private static final Map<String, Set<String>> SHARE_LAYERS = Map.of(
@@ -87,6 +93,10 @@ class ArchitectureTest {
                 GaplessKafkaConsumerFactory.class)) {
             args.add(location(marker));
         }
+        // The CLI's jar is shaded (the SDK inside it): its own classes are read from its build directory.
+        Path cliClasses = Path.of(System.getProperty("gapless.cli.classes", "../../cli/target/classes"));
+        assertTrue(Files.isDirectory(cliClasses.resolve("io/gapless/kafka/cli")), "the CLI's classes are built first: " + cliClasses.toAbsolutePath());
+        args.add(cliClasses.toString());
         ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new IllegalStateException("this JDK has no jdeps"));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -122,7 +132,7 @@ class ArchitectureTest {
 
     /** The module root package of a package, e.g. io.gapless.kafka.share for io.gapless.kafka.share.txn. */
     private static String moduleOf(String pkg) {
-        for (String m : List.of(CORE, STREAMS, SHARE, SPRING, TESTKIT)) {
+        for (String m : List.of(CORE, STREAMS, SHARE, SPRING, TESTKIT, CLI)) {
             if (pkg.equals(m) || pkg.startsWith(m + ".")) {
                 return m;
             }

@@ -27,7 +27,7 @@ public final class LedgerBenchmark implements Benchmark {
     private static final int RANGE_LENGTH = 10;
     private static final int LOOKUPS = 2_000;
     private static final int PARTITIONS = 4;
-    private static final String LEDGER_TOPIC_FALLBACK = "__gapless_share_ack_ledger";
+    private static final String LEDGER_TOPIC_PREFIX_FALLBACK = "__gapless_ledger.";
 
     @Override
     public String name() {
@@ -115,15 +115,16 @@ public final class LedgerBenchmark implements Benchmark {
     }
 
     private static void measureLoop(BenchmarkContext ctx, ShareSdk sdk, BenchmarkResult result) {
-        String ledgerTopic = ShareSdk.ledgerTopic().orElse(LEDGER_TOPIC_FALLBACK);
+        // One ledger topic per share group: the loop's group is its own, so every ledger topic's growth is the loop's.
+        String ledgerPrefix = ShareSdk.ledgerTopicPrefix().orElse(LEDGER_TOPIC_PREFIX_FALLBACK);
         int records = Math.min(ctx.mode().shareEosRecords(), 20_000);
         String input = ctx.unique("ledger-in");
         String output = ctx.unique("ledger-out");
         TopicLoader.load(ctx.kafka(), input, PARTITIONS, records);
         TopicLoader.create(ctx.kafka(), output, PARTITIONS);
-        long before = TopicSizes.bytes(ctx.kafka(), ledgerTopic);
+        long before = TopicSizes.bytesWithPrefix(ctx.kafka(), ledgerPrefix);
         LoopOutcome o = new LedgerShareLoop(sdk).run(ctx, input, output, records, ctx.mode().eosBatch(), 0);
-        long after = TopicSizes.bytes(ctx.kafka(), ledgerTopic);
+        long after = TopicSizes.bytesWithPrefix(ctx.kafka(), ledgerPrefix);
         ctx.kafka().deleteTopics(input, output);
         double perTx = o.commits() == 0 ? Double.NaN : (after - before) / (double) o.commits();
         result.metric("transactions", o.commits())

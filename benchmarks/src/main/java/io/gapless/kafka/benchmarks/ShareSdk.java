@@ -126,10 +126,10 @@ public final class ShareSdk {
         return new IllegalStateException(cause);
     }
 
-    /** sdk-share's default ledger topic ({@code GaplessShareConfig.LEDGER_TOPIC_DEFAULT}), if built. */
-    public static Optional<String> ledgerTopic() {
+    /** sdk-share's default prefix of the per-group ledger topics ({@code GaplessShareConfig.LEDGER_TOPIC_PREFIX_DEFAULT}), if built. */
+    public static Optional<String> ledgerTopicPrefix() {
         try {
-            return Optional.of((String) Class.forName(PACKAGE + "GaplessShareConfig").getField("LEDGER_TOPIC_DEFAULT").get(null));
+            return Optional.of((String) Class.forName(PACKAGE + "GaplessShareConfig").getField("LEDGER_TOPIC_PREFIX_DEFAULT").get(null));
         } catch (ReflectiveOperationException | ClassCastException e) {
             return Optional.empty();
         }

@@ -14,6 +14,15 @@ final class TopicSizes {
     }
 
     static long bytes(EmbeddedKafka kafka, String topic) {
+        return bytesOfPrefix(kafka, topic, true);
+    }
+
+    /** Bytes of every topic whose name starts with {@code prefix} (sdk-share's per-group ack ledgers). */
+    static long bytesWithPrefix(EmbeddedKafka kafka, String prefix) {
+        return bytesOfPrefix(kafka, prefix, false);
+    }
+
+    private static long bytesOfPrefix(EmbeddedKafka kafka, String topic, boolean exact) {
         try {
             var nodes = kafka.admin().describeCluster().nodes().get(30, TimeUnit.SECONDS);
             long total = 0;
@@ -22,7 +31,7 @@ final class TopicSizes {
             for (Map<String, LogDirDescription> byDir : dirs.values()) {
                 for (LogDirDescription d : byDir.values()) {
                     for (Map.Entry<TopicPartition, ReplicaInfo> e : d.replicaInfos().entrySet()) {
-                        if (e.getKey().topic().equals(topic)) {
+                        if (exact ? e.getKey().topic().equals(topic) : e.getKey().topic().startsWith(topic)) {
                             total += e.getValue().size();
                         }
                     }

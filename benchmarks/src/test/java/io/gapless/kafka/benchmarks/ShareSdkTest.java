@@ -12,7 +12,7 @@ class ShareSdkTest {
         StringBuilder missing = new StringBuilder();
         assertTrue(ShareSdk.load(missing).isPresent(), "missing: " + missing);
         assertTrue(ShareSdk.producerConstructor().isPresent());
-        assertTrue(ShareSdk.ledgerTopic().isPresent());
+        assertTrue(ShareSdk.ledgerTopicPrefix().isPresent());
     }
 
     @Test

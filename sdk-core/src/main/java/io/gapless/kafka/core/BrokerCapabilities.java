@@ -23,6 +23,10 @@ public final class BrokerCapabilities {
     public static final short GROUP_VERSION_NEW_PARTITIONS = 2;
     /** KIP-1327 gates share-group classification on {@code share.version} 3 (SV_3). */
     public static final short SHARE_VERSION_NEW_PARTITIONS = 3;
+    /** KIP-1289 as Kafka ships it needs {@code share.version} 3 (its integration tests enable exactly that). */
+    public static final short SHARE_VERSION_TRANSACTIONAL_ACKS = 3;
+    /** ... and {@code transaction.version} 2. */
+    public static final short TRANSACTION_VERSION_TRANSACTIONAL_ACKS = 2;
 
     private final Map<String, Short> finalizedLevels;
     private final boolean clientKnowsNewPartitionsConfig;
@@ -76,6 +80,11 @@ public final class BrokerCapabilities {
         return finalizedLevels.getOrDefault(feature, (short) 0);
     }
 
+    /** Every feature the broker finalizes, with its level (empty when the broker was not asked). */
+    public Map<String, Short> finalizedLevels() {
+        return new TreeMap<>(finalizedLevels);
+    }
+
     /** Whether the broker was asked; {@link #clientOnly()} did not. */
     public boolean brokerProbed() {
         return brokerProbed;
@@ -89,6 +98,26 @@ public final class BrokerCapabilities {
     /** KIP-1327 for consumer groups, natively: the client knows the setting and the broker classifies. */
     public boolean supportsNativeNewPartitions() {
         return clientKnowsNewPartitionsConfig && finalizedLevel("group.version") >= GROUP_VERSION_NEW_PARTITIONS;
+    }
+
+    /**
+     * KIP-1289 on the broker side: {@code share.version} at least {@value #SHARE_VERSION_TRANSACTIONAL_ACKS}
+     * and {@code transaction.version} at least {@value #TRANSACTION_VERSION_TRANSACTIONAL_ACKS}
+     * finalized (Kafka 4.4 finalizes 2 and 2).
+     */
+    public boolean supportsNativeTransactionalShareAcks() {
+        return finalizedLevel("share.version") >= SHARE_VERSION_TRANSACTIONAL_ACKS
+                && finalizedLevel("transaction.version") >= TRANSACTION_VERSION_TRANSACTIONAL_ACKS;
+    }
+
+    /** Whether the broker runs the consumer group protocol (KIP-848, {@code group.version} at least 1). */
+    public boolean supportsConsumerProtocol() {
+        return finalizedLevel("group.version") >= 1;
+    }
+
+    /** Whether the broker runs the Kafka Streams group protocol (KIP-1071, {@code streams.version} at least 1). */
+    public boolean supportsStreamsProtocol() {
+        return finalizedLevel("streams.version") >= 1;
     }
 
     /** Whether the broker has share groups enabled ({@code share.version} at least 1). */

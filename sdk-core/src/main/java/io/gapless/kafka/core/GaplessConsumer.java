@@ -120,7 +120,8 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         this.clientId = clientId;
         GaplessConsumerConfig config = new GaplessConsumerConfig(userConfig);
         Optional<ResetPolicy> newPolicy = config.newPartitionsPolicy();
-        this.decision = ModeDecision.decide(newPolicy.isPresent(), config.mode(), clientCapabilities,
+        Object groupProtocol = userConfig.getOrDefault(ConsumerConfig.GROUP_PROTOCOL_CONFIG, ConsumerConfig.DEFAULT_GROUP_PROTOCOL);
+        this.decision = ModeDecision.decide(newPolicy.isPresent(), config.mode(), String.valueOf(groupProtocol), clientCapabilities,
                 () -> brokerProbe.apply(userConfig));
         this.unavailablePolicy = config.baselineUnavailablePolicy();
         this.defaultApiTimeout = Duration.ofMillis(config.defaultApiTimeoutMs());

@@ -2,12 +2,17 @@ package io.gapless.kafka.core;
 
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.internal.baseline.BaselineStore;
+import io.gapless.kafka.core.internal.baseline.GroupBaseline;
 import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
+import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Administration of the group baselines that {@link GaplessConsumer} (and the SDK's Streams and
@@ -16,8 +21,11 @@ import java.util.Objects;
  * point for an operator or a CLI.
  *
  * <pre>{@code
+ * GroupBaselineDescription d = GroupBaselines.describe(Map.of("bootstrap.servers", "localhost:9092"), "orders-service");
  * GroupBaselines.forget(Map.of("bootstrap.servers", "localhost:9092"), "orders-service");
  * }</pre>
+ *
+ * <p>Neither call creates the baseline topic: on a cluster without it a group simply has no baseline.
  */
 public final class GroupBaselines {
     private GroupBaselines() {
@@ -41,16 +49,11 @@ public final class GroupBaselines {
      * @throws BaselineUnavailableException when the baseline cannot be read or written
      */
     public static boolean forget(Map<String, Object> config, String groupId) {
-        Objects.requireNonNull(config, "config");
-        if (groupId == null || groupId.isBlank()) {
-            throw new IllegalArgumentException("groupId must not be blank, got '" + groupId + "'");
-        }
-        Map<String, Object> settings = new HashMap<>(config);
-        settings.putIfAbsent("group.id", groupId);
-        GaplessConsumerConfig parsed = new GaplessConsumerConfig(settings);
-        BaselineStore store = new BaselineStore(parsed.baselineTopicOf(groupId), groupId, ConnectionConfigs.from(settings, "baseline-admin"),
-                Duration.ofMillis(parsed.baselineTimeoutMs()), () -> { }, () -> { });
-        try (GroupBaselineClassifier baseline = new GroupBaselineClassifier(store)) {
+        try (GroupBaselineClassifier baseline = new GroupBaselineClassifier(store(config, groupId))) {
+            BaselineStore store = baseline.store();
+            if (!store.topicExists()) {
+                return false;
+            }
             int members = store.groupMembers();
             if (members > 0) {
                 throw new IllegalStateException("Consumer group " + groupId + " has " + members
@@ -58,5 +61,41 @@ public final class GroupBaselines {
             }
             return baseline.forget("forgotten by an operator (GroupBaselines.forget)");
         }
+    }
+
+    /**
+     * Reads the baseline of {@code groupId} without changing anything.
+     *
+     * @param config the connection and security settings of an admin client, plus optionally
+     *               {@code gapless.baseline.topic} and {@code gapless.baseline.timeout.ms}
+     * @return the baseline; {@link GroupBaselineDescription#started()} is false when the group has none
+     * @throws IllegalArgumentException     when {@code groupId} is blank
+     * @throws BaselineUnavailableException when the baseline cannot be read
+     */
+    public static GroupBaselineDescription describe(Map<String, Object> config, String groupId) {
+        try (BaselineStore store = store(config, groupId)) {
+            if (!store.topicExists()) {
+                return new GroupBaselineDescription(groupId, store.topic(), false, OptionalInt.empty(), false, "", Optional.empty(),
+                        false, OptionalInt.empty(), 0, 0, 0, store.groupMembers());
+            }
+            GroupBaseline b = store.read();
+            return new GroupBaselineDescription(groupId, store.topic(), true,
+                    store.partition().map(TopicPartition::partition).map(OptionalInt::of).orElse(OptionalInt.empty()), b.started(),
+                    b.incarnation(), b.started() ? Optional.of(Instant.ofEpochMilli(b.creationTimeMs())) : Optional.empty(),
+                    b.adopted(), b.hasSnapshot() ? OptionalInt.of(b.snapshotSize()) : OptionalInt.empty(), b.progressTopics().size(),
+                    b.startOffsetCount(), b.topicEntryCount(), store.groupMembers());
+        }
+    }
+
+    private static BaselineStore store(Map<String, Object> config, String groupId) {
+        Objects.requireNonNull(config, "config");
+        if (groupId == null || groupId.isBlank()) {
+            throw new IllegalArgumentException("groupId must not be blank, got '" + groupId + "'");
+        }
+        Map<String, Object> settings = new HashMap<>(config);
+        settings.put("group.id", groupId);
+        GaplessConsumerConfig parsed = new GaplessConsumerConfig(settings);
+        return new BaselineStore(parsed.baselineTopicOf(groupId), groupId, ConnectionConfigs.from(settings, "baseline"),
+                Duration.ofMillis(parsed.baselineTimeoutMs()), () -> { }, () -> { });
     }
 }

@@ -102,6 +102,7 @@ class GaplessConsumerDecoratorTest {
     @Test
     void nativePathPassesTheSettingThroughWhenClientAndBrokerSupportIt() {
         Map<String, Object> cfg = config();
+        cfg.put("group.protocol", "consumer");   // Kafka's KIP-1327 serves the consumer protocol only
         cfg.put("auto.offset.reset", "latest");
         cfg.put("auto.offset.reset.new.partitions", "earliest");
         AtomicReference<Map<String, Object>> seen = new AtomicReference<>();
@@ -135,11 +136,40 @@ class GaplessConsumerDecoratorTest {
     @Test
     void nativeModeFailsFastWithoutSupport() {
         Map<String, Object> cfg = config();
+        cfg.put("group.protocol", "consumer");
         cfg.put("auto.offset.reset.new.partitions", "earliest");
         cfg.put("gapless.new.partitions.mode", "native");
         ConfigException e = assertThrows(ConfigException.class, () -> new GaplessConsumer<>(cfg,
                 c -> new MockConsumer<String, String>("none"), BrokerCapabilities.clientOnly(), c -> BrokerCapabilities.clientOnly()));
         assertTrue(e.getMessage().contains("gapless.new.partitions.mode"), e.getMessage());
         assertTrue(e.getMessage().contains("does not know auto.offset.reset.new.partitions"), e.getMessage());
+    }
+
+    @Test
+    void aClassicConsumerStaysEmulatedWhereClientAndBrokerSupportKip1327() {
+        Map<String, Object> cfg = config();
+        cfg.put("auto.offset.reset", "latest");
+        cfg.put("auto.offset.reset.new.partitions", "earliest");
+        BrokerCapabilities supporting = BrokerCapabilities.of(Map.of("group.version", (short) 2), true);
+        AtomicReference<Map<String, Object>> seen = new AtomicReference<>();
+        for (Object classic : new Object[]{null, "classic", "CLASSIC"}) {
+            if (classic != null) {
+                cfg.put("group.protocol", classic);
+            }
+            try (GaplessConsumer<String, String> consumer = new GaplessConsumer<>(cfg, c -> {
+                seen.set(c);
+                return new MockConsumer<>("none");
+            }, supporting, c -> {
+                throw new AssertionError("a classic consumer never goes native: no broker probe");
+            })) {
+                assertEquals("emulate", consumer.newPartitionsMode(), "group.protocol=" + classic);
+            }
+            assertFalse(seen.get().containsKey("auto.offset.reset.new.partitions"), "Kafka's classic consumer rejects the setting");
+            assertEquals("none", seen.get().get("auto.offset.reset"));
+        }
+        cfg.put("gapless.new.partitions.mode", "native");
+        ConfigException e = assertThrows(ConfigException.class, () -> new GaplessConsumer<>(cfg,
+                c -> new MockConsumer<String, String>("none"), supporting, c -> supporting));
+        assertTrue(e.getMessage().contains("group.protocol=classic"), e.getMessage());
     }
 }

@@ -63,11 +63,11 @@ public final class GaplessShareConfig extends AbstractConfig {
     public static final String FALLBACK_AT_LEAST_ONCE = "at-least-once";
     public static final String FALLBACK_FAIL = "fail";
 
+    /** See {@link ShareTransactionConfigs#LEDGER_TOPIC_PREFIX_CONFIG}. */
+    public static final String LEDGER_TOPIC_PREFIX_CONFIG = ShareTransactionConfigs.LEDGER_TOPIC_PREFIX_CONFIG;
+    public static final String LEDGER_TOPIC_PREFIX_DEFAULT = ShareTransactionConfigs.LEDGER_TOPIC_PREFIX_DEFAULT;
     /** See {@link ShareTransactionConfigs#LEDGER_TOPIC_CONFIG}. */
     public static final String LEDGER_TOPIC_CONFIG = ShareTransactionConfigs.LEDGER_TOPIC_CONFIG;
-    public static final String LEDGER_TOPIC_DEFAULT = ShareTransactionConfigs.LEDGER_TOPIC_DEFAULT;
-    /** See {@link ShareTransactionConfigs#LEDGER_PARTITIONS_CONFIG}. */
-    public static final String LEDGER_PARTITIONS_CONFIG = ShareTransactionConfigs.LEDGER_PARTITIONS_CONFIG;
     /** See {@link ShareTransactionConfigs#LEDGER_REPLICATION_FACTOR_CONFIG}. */
     public static final String LEDGER_REPLICATION_FACTOR_CONFIG = ShareTransactionConfigs.LEDGER_REPLICATION_FACTOR_CONFIG;
     /** See {@link ShareTransactionConfigs#LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG}. */
@@ -182,14 +182,10 @@ public final class GaplessShareConfig extends AbstractConfig {
         return getString(FALLBACK_CONFIG);
     }
 
-    /** The ledger topic name. */
+    /** The ledger topic of this consumer's group: {@code <prefix><group>}, or the shared one when configured; null without a group. */
     public String ledgerTopic() {
-        return getString(LEDGER_TOPIC_CONFIG);
-    }
-
-    /** Partitions of the ledger topic when created by the SDK. */
-    public int ledgerPartitions() {
-        return getInt(LEDGER_PARTITIONS_CONFIG);
+        String group = groupId();
+        return group == null ? getString(LEDGER_TOPIC_CONFIG) : ledger().topicFor(group);
     }
 
     /** Replication factor of the ledger topic when created by the SDK. */
@@ -204,6 +200,10 @@ public final class GaplessShareConfig extends AbstractConfig {
 
     ModeDecision.Fallback transactionalFallback() {
         return ShareTransactionConfigs.fallback(this);
+    }
+
+    String modesTopic() {
+        return ShareTransactionConfigs.modesTopic(this);
     }
 
     LedgerSettings ledger() {
@@ -244,6 +244,15 @@ public final class GaplessShareConfig extends AbstractConfig {
             kafka.put(ACKNOWLEDGEMENT_MODE_CONFIG, getString(ACKNOWLEDGEMENT_MODE_CONFIG));
         }
         return kafka;
+    }
+
+    /**
+     * Whether {@code share.acknowledgement.mode=explicit} was asked for: KIP-1289 as Kafka ships it,
+     * where the application's acknowledgements can be taken for a transaction with
+     * {@code acknowledgementsForTransaction()}.
+     */
+    boolean explicitMode() {
+        return explicitAcknowledgement() && !transactional();
     }
 
     /** Whether the Kafka consumer underneath acknowledges explicitly. */

@@ -3,7 +3,10 @@ package io.gapless.kafka.share;
 import io.gapless.kafka.share.reset.ShareNewPartitionsReset;
 import io.gapless.kafka.share.txn.AckPath;
 import io.gapless.kafka.share.txn.ConsumerTransactionSupport;
+import io.gapless.kafka.share.txn.LedgerHistoryFilter;
+import io.gapless.kafka.share.txn.NativeHandOver;
 import io.gapless.kafka.share.txn.NativeShareTransactions;
+import io.gapless.kafka.share.txn.ShareAcknowledgements;
 import io.gapless.kafka.share.txn.ShareGroupMetadata;
 import io.gapless.kafka.share.txn.TopicIdResolver;
 import io.gapless.kafka.share.txn.TransactionalShareProducer;
@@ -12,8 +15,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.consumer.ShareConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.utils.Utils;
@@ -25,15 +30,31 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Function;
 
 /**
  * A drop-in {@link ShareConsumer} around {@link KafkaShareConsumer} that adds KIP-1289's
- * {@link #shareGroupMetadata()} and, with {@code share.acknowledgement.mode=transactional},
- * acknowledgements that commit or abort with a {@link TransactionalShareProducer}'s transaction.
+ * {@link #shareGroupMetadata()} and acknowledgements that commit or abort with a
+ * {@link TransactionalShareProducer}'s transaction, in two shapes:
  *
- * <p>In transactional mode the Kafka consumer underneath runs in {@code explicit} mode, and:
+ * <p><b>KIP-1289 as Kafka ships it</b>, with {@code share.acknowledgement.mode=explicit}: acknowledge
+ * as usual, then take those acknowledgements for the transaction with
+ * {@link #acknowledgementsForTransaction()}:
+ * <pre>{@code
+ * consumer.acknowledge(record, AcknowledgeType.ACCEPT);
+ * producer.sendShareAcknowledgementsToTransaction(consumer.acknowledgementsForTransaction(), consumer.shareGroupMetadata());
+ * producer.commitTransaction();
+ * }</pre>
+ * Acknowledgements not taken reach Kafka at the next {@code poll}, {@code commitSync},
+ * {@code commitAsync} or {@code close}, as with {@link KafkaShareConsumer}. Taken ones are settled
+ * by the transaction: acknowledged on commit, released for redelivery on abort, released at the
+ * next poll if no transaction staged them.
+ *
+ * <p><b>The seed KIP's form</b>, with {@code share.acknowledgement.mode=transactional}: every record
+ * handed out belongs to the transaction ({@code ShareAcknowledgements.fromRecords}); the Kafka
+ * consumer underneath runs in {@code explicit} mode, and:
  * <ul>
  *   <li>records are settled by the producer: on commit they are acknowledged as staged, on abort
  *       released for redelivery;</li>
@@ -62,6 +83,9 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     private final ShareGroupMetadata metadata;
     private final ShareNewPartitionsReset newPartitionsReset;     // null unless KIP-1327 is asked for
     private final ConsumerTransactionSupport<K, V> transactions;  // null unless KIP-1289 is emulated or at-least-once
+    private final NativeShareTransactions nativeTransactions;     // null unless KIP-1289 is native
+    private final LedgerHistoryFilter<K, V> ledgerHistory;         // native in a group that emulated before, else null
+    private final AckPath ackPath;                                 // null unless the consumer can take part in transactions
     private final List<RecordFilter<K, V>> pollStages = new ArrayList<>();
 
     /** Like {@link KafkaShareConsumer#KafkaShareConsumer(Map)}; SDK keys ({@code gapless.*}) are removed first. */
@@ -92,19 +116,44 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     /** For tests: also injects the topic-id lookup and the native capability. */
     GaplessShareConsumer(ShareConsumer<K, V> delegate, Map<String, Object> configs, TopicIdResolver topicIds,
                          NativeShareTransactions nativeSupport) {
-        this(configs, settings -> delegate, topicIds, nativeSupport);
+        this(configs, settings -> delegate, topicIds, nativeSupport, NativeHandOver::decide);
+    }
+
+    /** For tests: also injects the native hand-over decision. */
+    GaplessShareConsumer(ShareConsumer<K, V> delegate, Map<String, Object> configs, TopicIdResolver topicIds,
+                         NativeShareTransactions nativeSupport, NativeHandOver.Decider handOver) {
+        this(configs, settings -> delegate, topicIds, nativeSupport, handOver);
+    }
+
+    private GaplessShareConsumer(Map<String, Object> configs, Function<Map<String, Object>, ShareConsumer<K, V>> factory,
+                                 TopicIdResolver topicIds, NativeShareTransactions nativeSupport) {
+        this(configs, factory, topicIds, nativeSupport, NativeHandOver::decide);
     }
 
     // The assembly: settings, the acknowledgement path (chosen once), each feature, the poll stages in order.
     private GaplessShareConsumer(Map<String, Object> configs, Function<Map<String, Object>, ShareConsumer<K, V>> factory,
-                                 TopicIdResolver topicIds, NativeShareTransactions nativeSupport) {
+                                 TopicIdResolver topicIds, NativeShareTransactions nativeSupport, NativeHandOver.Decider handOver) {
         GaplessShareConfig config = new GaplessShareConfig(new HashMap<>(configs));
-        AckPath path = config.transactional() ? ackPath(config, nativeSupport) : null;
+        // Both acknowledgement modes that can take part in a transaction choose their path once, here.
+        boolean participant = config.transactional() || (config.explicitMode() && config.groupId() != null);
+        NativeShareTransactions capability = !participant ? null
+                : nativeSupport != null ? nativeSupport : NativeShareTransactions.reflective(config.kafkaConsumerConfigs());
+        AckPath path = participant ? ackPath(config, capability) : null;
+        // Native only where the group runs natively or can move now: emulated and native members never mix.
+        NativeHandOver.Decision decision = path != AckPath.NATIVE ? null : handOver.decide(config.groupId(), config.clientId(),
+                config.kafkaConsumerConfigs(), config.modesTopic(), config.ledger(), config.transactionalFallback());
+        if (decision != null) {
+            path = decision.path();
+        }
+        this.ackPath = path;
         this.newPartitionsReset = config.newPartitionsReset().map(options -> ShareNewPartitionsReset.create(options,
                 config.kafkaConsumerConfigs(), config.groupId(), config.clientId(), config.explicitAcknowledgement())).orElse(null);
         this.delegate = createDelegate(factory, config);
-        this.transactions = path == null || path == AckPath.NATIVE ? null : new ConsumerTransactionSupport<>(path, delegate,
-                config.groupId(), config.clientId(), config.kafkaConsumerConfigs(), config.ledger(), topicIds);
+        this.nativeTransactions = path == AckPath.NATIVE ? capability : null;
+        this.ledgerHistory = path == AckPath.NATIVE && decision.ledgerHistory() ? new LedgerHistoryFilter<>(config.groupId(),
+                config.clientId(), config.kafkaConsumerConfigs(), config.ledger(), topicIds) : null;
+        this.transactions = path == null || path == AckPath.NATIVE ? null : new ConsumerTransactionSupport<>(path, config.explicitMode(),
+                delegate, config.groupId(), config.clientId(), config.kafkaConsumerConfigs(), config.ledger(), topicIds);
         this.metadata = transactions != null ? transactions.metadata()
                 : config.groupId() == null ? null : new ShareGroupMetadata(config.groupId(), "gapless-" + Uuid.randomUuid(), 0);
         if (newPartitionsReset != null) {
@@ -114,10 +163,12 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
         if (transactions != null) {
             pollStages.add(transactions::dedup);
         }
+        if (ledgerHistory != null) {
+            pollStages.add(records -> ledgerHistory.apply(records, delegate));
+        }
     }
 
-    private static AckPath ackPath(GaplessShareConfig config, NativeShareTransactions injected) {
-        NativeShareTransactions nativeSupport = injected != null ? injected : NativeShareTransactions.reflective(config.kafkaConsumerConfigs());
+    private static AckPath ackPath(GaplessShareConfig config, NativeShareTransactions nativeSupport) {
         return AckPath.choose(nativeSupport, config.transactionalFallback(), "Share consumer " + config.clientId(), config.ledgerTopic());
     }
 
@@ -146,10 +197,51 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
      * @throws IllegalStateException if the consumer has no {@code group.id}
      */
     public ShareGroupMetadata shareGroupMetadata() {
+        if (nativeTransactions != null) {
+            return nativeTransactions.shareGroupMetadata(delegate);
+        }
         if (metadata == null) {
             throw new IllegalStateException("This share consumer has no group.id");
         }
         return metadata;
+    }
+
+    /**
+     * How this consumer's transactional acknowledgements are delivered, decided at construction:
+     * {@code native} (Kafka's KIP-1289), {@code emulate} (the ack ledger), {@code at-least-once}, or
+     * {@code off} (neither {@code explicit} nor {@code transactional} mode, or no {@code group.id}).
+     */
+    public String transactionalAcknowledgementsMode() {
+        if (ackPath == null) {
+            return "off";
+        }
+        return switch (ackPath) {
+            case NATIVE -> "native";
+            case LEDGER -> "emulate";
+            case AT_LEAST_ONCE -> "at-least-once";
+        };
+    }
+
+    /**
+     * KIP-1289 as Kafka ships it: takes the acknowledgements given with {@code acknowledge} since
+     * the last poll, commit or call of this method, for
+     * {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction(ShareAcknowledgements, ShareGroupMetadata)}.
+     * Kafka's consumer will not send them itself: the transaction settles them (acknowledged as
+     * given on commit, released for redelivery on abort); taken acknowledgements that no
+     * transaction staged are released at the next poll. Records not acknowledged stay in flight.
+     *
+     * @return the acknowledgements, with their topic ids; {@link ShareAcknowledgements#empty()} if there are none
+     * @throws IllegalStateException if the consumer does not run with {@code share.acknowledgement.mode=explicit}
+     *                               and a {@code group.id}
+     */
+    public ShareAcknowledgements acknowledgementsForTransaction() {
+        if (nativeTransactions != null) {
+            return nativeTransactions.acknowledgementsForTransaction(delegate);
+        }
+        if (transactions == null) {
+            throw new IllegalStateException("acknowledgementsForTransaction() needs share.acknowledgement.mode=explicit and a group.id");
+        }
+        return transactions.acknowledgementsForTransaction();
     }
 
     @Override
@@ -196,34 +288,70 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
 
     @Override
     public void acknowledge(ConsumerRecord<K, V> record) {
-        delegate.acknowledge(record);
-        if (transactions != null) {
-            transactions.forget(record);
-        }
+        acknowledge(record, AcknowledgeType.ACCEPT);
     }
 
+    /**
+     * {@link KafkaShareConsumer#acknowledge(ConsumerRecord, AcknowledgeType)}. In explicit mode the
+     * acknowledgement reaches Kafka with the next poll, commit or close, unless
+     * {@link #acknowledgementsForTransaction()} takes it for a transaction first.
+     */
     @Override
     public void acknowledge(ConsumerRecord<K, V> record, AcknowledgeType type) {
-        delegate.acknowledge(record, type);
         if (transactions != null) {
-            transactions.forget(record);
+            transactions.acknowledge(record, type);
+        } else {
+            delegate.acknowledge(record, type);
         }
     }
 
-    /** The Kafka consumer's metrics plus the SDK's ({@code gapless-share-reset-metrics} group, with KIP-1327). */
+    @Override
+    public Map<TopicIdPartition, Optional<KafkaException>> commitSync() {
+        flush();
+        return delegate.commitSync();
+    }
+
+    @Override
+    public Map<TopicIdPartition, Optional<KafkaException>> commitSync(Duration timeout) {
+        flush();
+        return delegate.commitSync(timeout);
+    }
+
+    @Override
+    public void commitAsync() {
+        flush();
+        delegate.commitAsync();
+    }
+
+    private void flush() {
+        if (transactions != null) {
+            transactions.flush();
+        }
+    }
+
+    /**
+     * The Kafka consumer's metrics plus the SDK's: {@code gapless-share-reset-metrics} (with KIP-1327),
+     * {@code gapless-share-transactions} (transactional mode, emulated or at-least-once).
+     */
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
-        if (newPartitionsReset == null) {
+        if (newPartitionsReset == null && transactions == null) {
             return delegate.metrics();
         }
         Map<MetricName, Metric> all = new HashMap<>(delegate.metrics());
-        all.putAll(newPartitionsReset.metrics());
+        if (newPartitionsReset != null) {
+            all.putAll(newPartitionsReset.metrics());
+        }
+        if (transactions != null) {
+            all.putAll(transactions.metrics());
+        }
         return Collections.unmodifiableMap(all);
     }
 
     @Override
     public void close() {
         try {
+            flush();
             delegate.close();
         } finally {
             closeFeatures();
@@ -233,6 +361,7 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     @Override
     public void close(Duration timeout) {
         try {
+            flush();
             delegate.close(timeout);
         } finally {
             closeFeatures();
@@ -242,6 +371,9 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     private void closeFeatures() {
         if (transactions != null) {
             transactions.close();
+        }
+        if (ledgerHistory != null) {
+            Utils.closeQuietly(ledgerHistory, "ack-ledger history");
         }
         if (newPartitionsReset != null) {
             Utils.closeQuietly(newPartitionsReset, "share new-partitions reset");

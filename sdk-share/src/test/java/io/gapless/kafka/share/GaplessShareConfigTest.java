@@ -15,11 +15,23 @@ class GaplessShareConfigTest {
 
     @Test
     void defaults() {
-        GaplessShareConfig c = new GaplessShareConfig(Map.of("bootstrap.servers", "x:1"));
+        GaplessShareConfig c = new GaplessShareConfig(Map.of("bootstrap.servers", "x:1", "group.id", "orders_v2"));
         assertEquals("emulate", c.fallback());
-        assertEquals("__gapless_share_ack_ledger", c.ledgerTopic());
+        assertEquals("__gapless_ledger.orders__v2", c.ledgerTopic(), "one ledger topic per share group (core.spi.StateTopics)");
         assertEquals(20L * 1024 * 1024, c.maxBytesBetweenSnapshots());
-        assertEquals(1, c.ledgerPartitions());
+        assertEquals("shared", new GaplessShareConfig(Map.of("group.id", "g", GaplessShareConfig.LEDGER_TOPIC_CONFIG, "shared")).ledgerTopic());
+        assertEquals("acme.ledger.g", new GaplessShareConfig(Map.of("group.id", "g", GaplessShareConfig.LEDGER_TOPIC_PREFIX_CONFIG,
+                "acme.ledger.")).ledgerTopic());
+    }
+
+    @Test
+    void ledgerTopicsHaveOnePartitionSoThePartitionCountIsNoLongerASetting() {
+        ConfigException e = assertThrows(ConfigException.class, () -> new GaplessShareConfig(Map.of("group.id", "g",
+                "gapless.ledger.partitions", "4")).ledgerTopic());
+        assertTrue(e.getMessage().contains("gapless.ledger.partitions") && e.getMessage().contains("one partition"), e.getMessage());
+        ConfigException prefix = assertThrows(ConfigException.class, () -> new GaplessShareConfig(Map.of(
+                GaplessShareConfig.LEDGER_TOPIC_PREFIX_CONFIG, "no spaces")));
+        assertTrue(prefix.getMessage().contains(GaplessShareConfig.LEDGER_TOPIC_PREFIX_CONFIG), prefix.getMessage());
     }
 
     @Test
@@ -49,7 +61,7 @@ class GaplessShareConfigTest {
     void configDefDocumentsEveryKeyTheConsumerReads() {
         Map<String, org.apache.kafka.common.config.ConfigDef.ConfigKey> keys = GaplessShareConfig.configDef().configKeys();
         for (String key : List.of(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, GaplessShareConfig.FALLBACK_CONFIG,
-                GaplessShareConfig.LEDGER_TOPIC_CONFIG, GaplessShareConfig.LEDGER_PARTITIONS_CONFIG,
+                GaplessShareConfig.LEDGER_TOPIC_CONFIG, GaplessShareConfig.LEDGER_TOPIC_PREFIX_CONFIG,
                 GaplessShareConfig.LEDGER_REPLICATION_FACTOR_CONFIG, GaplessShareConfig.LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG,
                 "share.auto.offset.reset", "share.auto.offset.reset.new.partitions", "gapless.share.partition.check.interval.ms",
                 "gapless.baseline.topic", "gapless.baseline.timeout.ms", "gapless.new.partitions.mode")) {

@@ -1,6 +1,7 @@
 package io.gapless.kafka.share;
 
 import io.gapless.kafka.share.reset.ShareResetOptions;
+import io.gapless.kafka.share.txn.NativeHandOver;
 import io.gapless.kafka.share.txn.NativeShareTransactions;
 import io.gapless.kafka.share.txn.TopicIdResolver;
 import org.apache.kafka.clients.consumer.ShareConsumer;
@@ -17,6 +18,13 @@ public final class TestShareConsumers {
     public static <K, V> GaplessShareConsumer<K, V> wrapping(ShareConsumer<K, V> delegate, Map<String, Object> configs,
                                                              TopicIdResolver topicIds, NativeShareTransactions nativeSupport) {
         return new GaplessShareConsumer<>(delegate, configs, topicIds, nativeSupport);
+    }
+
+    /** As {@link #wrapping(ShareConsumer, Map, TopicIdResolver, NativeShareTransactions)}, with the native hand-over decision given. */
+    public static <K, V> GaplessShareConsumer<K, V> wrapping(ShareConsumer<K, V> delegate, Map<String, Object> configs,
+                                                             TopicIdResolver topicIds, NativeShareTransactions nativeSupport,
+                                                             NativeHandOver.Decider handOver) {
+        return new GaplessShareConsumer<>(delegate, configs, topicIds, nativeSupport, handOver);
     }
 
     /** The KIP-1327 feature a GaplessShareConsumer with {@code configs} would set up; empty when it has nothing to do. */

@@ -2,6 +2,7 @@ package io.gapless.kafka.streams;
 
 import io.gapless.kafka.core.BrokerCapabilities;
 import io.gapless.kafka.core.GaplessConsumerConfig;
+import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.spi.ModeDecision;
@@ -26,6 +27,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Supplier;
 
 /**
  * Creates a {@link KafkaStreams} whose main consumer applies KIP-1327's new-partitions reset
@@ -107,16 +109,10 @@ public final class GaplessStreams {
                 .baselineTopic(BaselineTopic.of(config.sharedBaselineTopic().orElse(null), config.baselineTopicPrefix(), applicationId)).unavailablePolicy(config.baselineUnavailablePolicy())
                 .baselineTimeout(Duration.ofMillis(config.baselineTimeoutMs()));
         boolean anyPolicy = plan.build().anyNewPartitionsPolicy();
-        ModeDecision decision = ModeDecision.decide(anyPolicy, config.mode(), BrokerCapabilities.clientOnly(),
-                () -> probe(streamsProps));
-        if (decision.kind() == ModeDecision.Kind.NATIVE) {
-            throw new ConfigException(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, config.mode().configValue(),
-                    "native KIP-1327 delivery for Kafka Streams is not implemented by this SDK version (" + decision.reason()
-                            + "); set " + GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG + "=emulate");
-        }
+        String protocol = streamsConfig.getString(StreamsConfig.GROUP_PROTOCOL_CONFIG).toLowerCase(Locale.ROOT);
+        ModeDecision decision = decide(anyPolicy, config.mode(), protocol, () -> probe(streamsProps));
         ResetPlan resetPlan = plan.decision(decision).build();
 
-        String protocol = streamsConfig.getString(StreamsConfig.GROUP_PROTOCOL_CONFIG).toLowerCase(Locale.ROOT);
         KafkaStreams streams;
         String hook;
         if ("streams".equals(protocol)) {
@@ -130,6 +126,27 @@ public final class GaplessStreams {
         log.info("GaplessStreams {}: new-partitions policies delivered by {} ({}); group.protocol={}, main consumer via {}; sources: {}",
                 applicationId, decision.kind().label(), decision.reason(), protocol, hook, resetPlan.describe());
         return streams;
+    }
+
+    /**
+     * How an application would deliver its new-partitions policies: the decision {@link #create}
+     * takes, for tools that report it ({@code gapless probe}).
+     *
+     * @param anyPolicy   whether any source (or the application) has a new-partitions policy
+     * @param groupProtocol the application's {@code group.protocol} ({@code classic} or {@code streams}); Kafka Streams'
+     *                      groups are never the consumer protocol KIP-1327's native path needs
+     * @param brokerProbe asks the broker; called only when the kafka-clients on the classpath knows KIP-1327's setting
+     * @throws ConfigException where the decision is native: this SDK version has no native delivery for Kafka Streams
+     */
+    public static ModeDecision decide(boolean anyPolicy, NewPartitionsMode mode, String groupProtocol,
+            Supplier<BrokerCapabilities> brokerProbe) {
+        ModeDecision decision = ModeDecision.decide(anyPolicy, mode, groupProtocol, BrokerCapabilities.clientOnly(), brokerProbe);
+        if (decision.kind() == ModeDecision.Kind.NATIVE) {
+            throw new ConfigException(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, mode.configValue(),
+                    "native KIP-1327 delivery for Kafka Streams is not implemented by this SDK version (" + decision.reason()
+                            + "); set " + GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG + "=emulate");
+        }
+        return decision;
     }
 
     /** {@code props} without the SDK's own keys, for Kafka Streams. */

@@ -249,6 +249,18 @@ class GaplessConsumerSecurityIT {
             TopicAuthorizationException e = assertInstanceOf(TopicAuthorizationException.class, refused.getCause());
             assertEquals(Set.of(a.baselineTopic()), e.unauthorizedTopics());
         }
+        Properties reader = TestClients.consumerProps(kafka, b.group(), "classic");
+        reader.putAll(b.connection());
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<String, String> consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(reader)) {
+            consumer.assign(List.of(new org.apache.kafka.common.TopicPartition(a.baselineTopic(), 0)));
+            consumer.seekToBeginning(consumer.assignment());
+            TopicAuthorizationException e = assertThrows(TopicAuthorizationException.class, () -> {
+                for (int i = 0; i < 100; i++) {
+                    consumer.poll(Duration.ofMillis(100));
+                }
+            });
+            assertEquals(Set.of(a.baselineTopic()), e.unauthorizedTopics(), "B cannot read A's baseline either");
+        }
         // B pointing its own consumer at A's topic (the shared-topic setting) is refused by the broker too.
         Properties p = props(b, "classic");
         p.put("gapless.baseline.topic", a.baselineTopic());

@@ -1,5 +1,6 @@
 package io.gapless.kafka.core.internal;
 
+import io.gapless.kafka.core.spi.MetricDefinition;
 import io.gapless.kafka.core.spi.ModeDecision;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.JmxReporter;
@@ -14,6 +15,7 @@ import org.apache.kafka.common.metrics.stats.Meter;
 import org.apache.kafka.common.metrics.stats.WindowedCount;
 import org.apache.kafka.common.utils.Time;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,13 +23,43 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The SDK's consumer metrics in Kafka's own {@link Metrics} registry (group {@value #GROUP}, tag
- * {@code client-id}: the wrapped consumer's), reported to JMX under {@code gapless.consumer} and
+ * {@code client-id}: the wrapped consumer's), reported to JMX under {@value #JMX_DOMAIN} and
  * merged into the decorated client's {@code metrics()} so that Micrometer binders see them too.
  * Named as Kafka names its own: {@code -total} counters with a {@code -rate} partner (per second),
- * {@code -avg}/{@code -max} latencies in milliseconds; every value is a number.
+ * {@code -avg}/{@code -max} latencies in milliseconds; every value is a number. Every metric is one
+ * of {@link #DEFINITIONS}.
  */
 public final class ResetMetrics implements AutoCloseable {
     public static final String GROUP = "gapless-consumer-metrics";
+    public static final String JMX_DOMAIN = "gapless.consumer";
+
+    private static final List<String> CLIENT = List.of("client-id");
+    static final MetricDefinition NEW_PARTITIONS_MODE = new MetricDefinition("new-partitions-mode", GROUP, JMX_DOMAIN,
+            MetricDefinition.Type.GAUGE, ModeDecision.Kind.METRIC_DOC, CLIENT);
+    static final List<MetricDefinition> RESETS = MetricDefinition.counter("resets", GROUP, JMX_DOMAIN,
+            "offsets reset by the SDK, by policy and classification", List.of("client-id", "policy", "classification"));
+    static final List<MetricDefinition> BASELINE_READS = MetricDefinition.counter("baseline-reads", GROUP, JMX_DOMAIN,
+            "reads of the group baseline topic", CLIENT);
+    static final List<MetricDefinition> BASELINE_WRITES = MetricDefinition.counter("baseline-writes", GROUP, JMX_DOMAIN,
+            "writes to the group baseline topic", CLIENT);
+    static final MetricDefinition CLASSIFICATION_TIME_AVG = new MetricDefinition("classification-time-avg", GROUP, JMX_DOMAIN,
+            MetricDefinition.Type.AVG, "The average time in ms to classify partitions without a usable offset", CLIENT);
+    static final MetricDefinition CLASSIFICATION_TIME_MAX = new MetricDefinition("classification-time-max", GROUP, JMX_DOMAIN,
+            MetricDefinition.Type.MAX, "The longest time in ms to classify partitions without a usable offset", CLIENT);
+
+    /** Every metric of {@code GaplessConsumer} (and of the Kafka Streams main consumer), for the generated reference. */
+    public static final List<MetricDefinition> DEFINITIONS;
+
+    static {
+        List<MetricDefinition> all = new ArrayList<>();
+        all.add(NEW_PARTITIONS_MODE);
+        all.addAll(RESETS);
+        all.addAll(BASELINE_READS);
+        all.addAll(BASELINE_WRITES);
+        all.add(CLASSIFICATION_TIME_AVG);
+        all.add(CLASSIFICATION_TIME_MAX);
+        DEFINITIONS = List.copyOf(all);
+    }
 
     private final Metrics metrics;
     private final Map<String, String> tags;
@@ -37,26 +69,20 @@ public final class ResetMetrics implements AutoCloseable {
     private final Sensor classificationTime;
 
     public ResetMetrics(String clientId, ModeDecision.Kind mode) {
-        this.metrics = new Metrics(new MetricConfig(), List.of(new JmxReporter()), Time.SYSTEM,
-                new KafkaMetricsContext("gapless.consumer"));
+        this.metrics = new Metrics(new MetricConfig(), List.of(new JmxReporter()), Time.SYSTEM, new KafkaMetricsContext(JMX_DOMAIN));
         this.tags = Map.of("client-id", clientId);
-        metrics.addMetric(metrics.metricName("new-partitions-mode", GROUP, ModeDecision.Kind.METRIC_DOC, tags),
-                (Measurable) (c, now) -> mode.ordinal());
-        baselineReads = counted("baseline-reads", "reads of the group baseline topic", tags);
-        baselineWrites = counted("baseline-writes", "writes to the group baseline topic", tags);
+        metrics.addMetric(NEW_PARTITIONS_MODE.in(metrics, tags), (Measurable) (c, now) -> mode.ordinal());
+        baselineReads = counted("baseline-reads", BASELINE_READS, tags);
+        baselineWrites = counted("baseline-writes", BASELINE_WRITES, tags);
         classificationTime = metrics.sensor("classification-time");
-        classificationTime.add(metrics.metricName("classification-time-avg", GROUP,
-                "The average time in ms to classify partitions without a usable offset", tags), new Avg());
-        classificationTime.add(metrics.metricName("classification-time-max", GROUP,
-                "The longest time in ms to classify partitions without a usable offset", tags), new Max());
+        classificationTime.add(CLASSIFICATION_TIME_AVG.in(metrics, tags), new Avg());
+        classificationTime.add(CLASSIFICATION_TIME_MAX.in(metrics, tags), new Max());
     }
 
     /** A sensor counting events as {@code <name>-total} and {@code <name>-rate}, Kafka's pair (as in {@code connection-creation-*}). */
-    private Sensor counted(String name, String what, Map<String, String> metricTags) {
+    private Sensor counted(String name, List<MetricDefinition> totalAndRate, Map<String, String> metricTags) {
         Sensor s = metrics.sensor(name + metricTags);
-        s.add(new Meter(new WindowedCount(),
-                metrics.metricName(name + "-rate", GROUP, "The number of " + what + " per second", metricTags),
-                metrics.metricName(name + "-total", GROUP, "The total number of " + what, metricTags)));
+        s.add(new Meter(new WindowedCount(), totalAndRate.get(1).in(metrics, metricTags), totalAndRate.get(0).in(metrics, metricTags)));
         return s;
     }
 
@@ -66,7 +92,7 @@ public final class ResetMetrics implements AutoCloseable {
             Map<String, String> t = new HashMap<>(tags);
             t.put("policy", policyKind);
             t.put("classification", classification);
-            return counted("resets", "offsets reset by the SDK, by policy and classification", t);
+            return counted("resets", RESETS, t);
         }).record();
     }
 

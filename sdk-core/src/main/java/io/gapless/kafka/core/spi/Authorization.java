@@ -5,6 +5,9 @@ import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+import org.apache.kafka.common.resource.ResourceType;
+
+import java.util.Set;
 
 
 /**
@@ -30,6 +33,15 @@ public final class Authorization {
      * {@code null}. An exception this method made already is returned as it is.
      */
     public static AuthorizationException explain(Throwable failure, String needed) {
+        return explain(failure, needed, null, null);
+    }
+
+    /**
+     * {@link #explain(Throwable, String)} for an ACL on one group or topic: the new exception's
+     * {@link GroupAuthorizationException#groupId()} or
+     * {@link TopicAuthorizationException#unauthorizedTopics()} names it where the broker's did not.
+     */
+    public static AuthorizationException explain(Throwable failure, String needed, ResourceType type, String name) {
         // Kafka wraps too: ExecutionException, CompletionException, a producer's "error state" KafkaException.
         Throwable e = failure;
         while (e != null && !(e instanceof AuthorizationException) && e.getCause() != e) {
@@ -44,9 +56,10 @@ public final class Authorization {
         String message = PREFIX + needed + " (the broker said: " + original.getMessage() + ")";
         AuthorizationException out;
         if (original instanceof TopicAuthorizationException t) {
-            out = new TopicAuthorizationException(message, t.unauthorizedTopics());
+            out = new TopicAuthorizationException(message, t.unauthorizedTopics().isEmpty() && type == ResourceType.TOPIC
+                    ? Set.of(name) : t.unauthorizedTopics());
         } else if (original instanceof GroupAuthorizationException g) {
-            out = new GroupAuthorizationException(message, g.groupId());
+            out = new GroupAuthorizationException(message, g.groupId() == null && type == ResourceType.GROUP ? name : g.groupId());
         } else if (original instanceof TransactionalIdAuthorizationException) {
             out = new TransactionalIdAuthorizationException(message);
         } else if (original instanceof ClusterAuthorizationException) {
@@ -58,9 +71,9 @@ public final class Authorization {
         return out;
     }
 
-    /** {@link #explain}, or {@code failure} itself where it is not an authorization error. */
-    public static RuntimeException explainOrRethrow(RuntimeException failure, String needed) {
-        AuthorizationException explained = explain(failure, needed);
+    /** {@link #explain(Throwable, String, ResourceType, String)}, or {@code failure} itself where it is not an authorization error. */
+    public static RuntimeException explainOrRethrow(RuntimeException failure, String needed, ResourceType type, String name) {
+        AuthorizationException explained = explain(failure, needed, type, name);
         return explained == null ? failure : explained;
     }
 }

@@ -58,18 +58,19 @@ public record BaselineTopic(String name, boolean shared) {
 
     /** Checks a {@code gapless.baseline.topic.prefix} value: a {@link ConfigException} names key and value. */
     public static ConfigDef.Validator prefixValidator() {
-        return (key, value) -> {
+        // LambdaValidator: its description is what the generated configuration reference shows.
+        return ConfigDef.LambdaValidator.with((key, value) -> {
             try {
                 StateTopics.forGroup(String.valueOf(value), "group");
             } catch (IllegalArgumentException e) {
                 throw new ConfigException(key, value, e.getMessage());
             }
-        };
+        }, () -> "a legal topic-name prefix");
     }
 
     /** Checks a {@code gapless.baseline.topic} value (unset allowed): a {@link ConfigException} names key and value. */
     public static ConfigDef.Validator sharedTopicValidator() {
-        return (key, value) -> {
+        return ConfigDef.LambdaValidator.with((key, value) -> {
             if (value == null) {
                 return;
             }
@@ -78,6 +79,6 @@ public record BaselineTopic(String name, boolean shared) {
             } catch (InvalidTopicException e) {
                 throw new ConfigException(key, value, e.getMessage());
             }
-        };
+        }, () -> "a legal topic name, or unset");
     }
 }

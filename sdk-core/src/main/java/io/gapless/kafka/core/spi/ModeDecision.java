@@ -118,21 +118,66 @@ public record ModeDecision(Kind kind, String reason) {
     }
 
     /**
-     * KIP-1327 for consumer groups ({@code GaplessConsumer}, Kafka Streams).
+     * KIP-1327 for consumer groups ({@code GaplessConsumer}, Kafka Streams), gated as Kafka gates
+     * it: natively only with {@code group.protocol=consumer} (a classic consumer rejects the
+     * setting; the heartbeat that names new partitions is the consumer protocol's), only where
+     * kafka-clients knows {@code auto.offset.reset.new.partitions} and only where the broker
+     * finalizes {@code group.version} {@value BrokerCapabilities#GROUP_VERSION_NEW_PARTITIONS}.
+     * Anything else is emulated, or fails with {@code native} mode.
      *
-     * @param client      what the kafka-clients on the classpath supports ({@link BrokerCapabilities#clientOnly()})
-     * @param brokerProbe asks the broker; called only when the client knows KIP-1327's setting
+     * @param groupProtocol the client's {@code group.protocol} ({@code classic}, {@code consumer},
+     *                      or for Kafka Streams {@code streams})
+     * @param client        what the kafka-clients on the classpath supports ({@link BrokerCapabilities#clientOnly()})
+     * @param brokerProbe   asks the broker; called only when the protocol and the client allow the native path
      */
-    public static ModeDecision decide(boolean policySet, NewPartitionsMode mode, BrokerCapabilities client,
+    public static ModeDecision decide(boolean policySet, NewPartitionsMode mode, String groupProtocol, BrokerCapabilities client,
                                       Supplier<BrokerCapabilities> brokerProbe) {
         if (!policySet) {
             return new ModeDecision(Kind.OFF, GaplessConsumerConfig.AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG + " is not set");
         }
+        String protocol = String.valueOf(groupProtocol).trim().toLowerCase(Locale.ROOT);
         return decide(mode, () -> {
+            if (!NEW_PARTITIONS_PROTOCOL.equals(protocol)) {
+                return Support.missing("group.protocol=" + protocol + " (Kafka applies "
+                        + GaplessConsumerConfig.AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG + " only with group.protocol="
+                        + NEW_PARTITIONS_PROTOCOL + ")");
+            }
             BrokerCapabilities caps = client.clientKnowsNewPartitionsConfig() ? brokerProbe.get() : client;
             return new Support(caps.supportsNativeNewPartitions(), describe(caps));
         }, why -> new ConfigException(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, "native",
                 "native KIP-1327 support is missing: " + why + "; use auto or emulate to let the SDK emulate it"));
+    }
+
+    /** The only group protocol Kafka's KIP-1327 serves. */
+    public static final String NEW_PARTITIONS_PROTOCOL = "consumer";
+
+    /**
+     * KIP-1289 (transactional share acknowledgements), gated as Kafka gates it: natively only where
+     * kafka-clients has its API with Kafka's signatures and the broker finalizes
+     * {@code share.version} {@value BrokerCapabilities#SHARE_VERSION_TRANSACTIONAL_ACKS} and
+     * {@code transaction.version} {@value BrokerCapabilities#TRANSACTION_VERSION_TRANSACTIONAL_ACKS};
+     * otherwise {@code fallback}.
+     *
+     * @param clientHasApi whether the kafka-clients on the classpath has KIP-1289's API
+     * @param brokerProbe  asks the broker; called only when the client has the API
+     * @param unsupported  the error for {@link Fallback#FAIL}, from the description of what is missing
+     */
+    public static ModeDecision decideShareTransactions(Fallback fallback, boolean clientHasApi, Supplier<BrokerCapabilities> brokerProbe,
+                                                       Function<String, ? extends RuntimeException> unsupported) {
+        return decide(fallback, () -> {
+            if (!clientHasApi) {
+                return Support.missing("kafka-clients on the classpath (it has no ShareConsumer.acknowledgementsForTransaction() and "
+                        + "Producer.sendShareAcknowledgementsToTransaction(ShareAcknowledgements, ShareGroupMetadata))");
+            }
+            BrokerCapabilities broker = brokerProbe.get();
+            String levels = "share.version=" + broker.finalizedLevel("share.version") + ", transaction.version="
+                    + broker.finalizedLevel("transaction.version");
+            return broker.supportsNativeTransactionalShareAcks()
+                    ? Support.available("kafka-clients and the broker (" + levels + ")")
+                    : Support.missing("the broker (it finalizes " + levels + "; KIP-1289 needs share.version>="
+                    + BrokerCapabilities.SHARE_VERSION_TRANSACTIONAL_ACKS + " and transaction.version>="
+                    + BrokerCapabilities.TRANSACTION_VERSION_TRANSACTIONAL_ACKS + ")");
+        }, unsupported);
     }
 
     private static String describe(BrokerCapabilities caps) {

@@ -60,14 +60,14 @@ class ModeDecisionTest {
         Supplier<BrokerCapabilities> noProbe = () -> {
             throw new AssertionError("no broker probe");
         };
-        assertEquals(Kind.OFF, ModeDecision.decide(false, NewPartitionsMode.NATIVE, client44, noProbe).kind());
-        assertEquals(Kind.EMULATE, ModeDecision.decide(true, NewPartitionsMode.AUTO, client44, noProbe).kind());
-        ConfigException e = assertThrows(ConfigException.class, () -> ModeDecision.decide(true, NewPartitionsMode.NATIVE, client44, noProbe));
+        assertEquals(Kind.OFF, ModeDecision.decide(false, NewPartitionsMode.NATIVE, "consumer", client44, noProbe).kind());
+        assertEquals(Kind.EMULATE, ModeDecision.decide(true, NewPartitionsMode.AUTO, "consumer", client44, noProbe).kind());
+        ConfigException e = assertThrows(ConfigException.class, () -> ModeDecision.decide(true, NewPartitionsMode.NATIVE, "consumer", client44, noProbe));
         assertTrue(e.getMessage().contains("does not know auto.offset.reset.new.partitions"), e.getMessage());
         BrokerCapabilities futureClient = BrokerCapabilities.of(Map.of(), true);
-        assertEquals(Kind.NATIVE, ModeDecision.decide(true, NewPartitionsMode.AUTO, futureClient,
+        assertEquals(Kind.NATIVE, ModeDecision.decide(true, NewPartitionsMode.AUTO, "consumer", futureClient,
                 () -> BrokerCapabilities.of(Map.of("group.version", (short) 2), true)).kind());
-        assertEquals(Kind.EMULATE, ModeDecision.decide(true, NewPartitionsMode.AUTO, futureClient,
+        assertEquals(Kind.EMULATE, ModeDecision.decide(true, NewPartitionsMode.AUTO, "consumer", futureClient,
                 () -> BrokerCapabilities.of(Map.of("group.version", (short) 1), true)).kind());
     }
 }

@@ -1,19 +1,29 @@
 package io.gapless.kafka.share.admin;
 
+import io.gapless.kafka.core.spi.Authorization;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.resource.ResourceType;
 
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** Waits for Admin futures, keeping Kafka's exception contract (the cause, not a wrapper). */
+/**
+ * Waits for Admin futures, keeping Kafka's exception contract (the cause, not a wrapper); a
+ * refusal comes out as Kafka's own authorization exception naming the ACL the call needs.
+ */
 final class AdminCalls {
     private AdminCalls() {
     }
 
     static <T> T await(KafkaFuture<T> future, Duration timeout, String what) {
+        return await(future, timeout, what, null, null);
+    }
+
+    /** As {@link #await(KafkaFuture, Duration, String)}; a refusal names {@code operation} (for example {@code AlterConfigs}) on the group. */
+    static <T> T await(KafkaFuture<T> future, Duration timeout, String what, String operation, String group) {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -22,7 +32,9 @@ final class AdminCalls {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof KafkaException ke) {
-                throw ke;
+                throw operation == null ? ke : Authorization.explainOrRethrow(ke, operation + " on group " + group
+                        + (operation.equals("DescribeConfigs") ? " (or AlterConfigs, which implies it)" : "") + ", to " + what,
+                        ResourceType.GROUP, group);
             }
             throw new KafkaException("Failed to " + what, cause);
         } catch (TimeoutException e) {

@@ -42,6 +42,12 @@ import java.util.Objects;
  * ({@link UnsupportedShareGroupSettingException} naming them and the broker's version), then the
  * whole batch with {@code validateOnly}; only then is it applied, in one request. This object is
  * thread-safe; it does not own the {@link Admin} and never closes it.
+ *
+ * <p>ACLs the admin's principal needs: DescribeConfigs on the group to read, AlterConfigs on the
+ * group to update (Kafka lets AlterConfigs imply DescribeConfigs). DescribeConfigs on the cluster is
+ * optional: without it the broker's bounds are checked by the broker alone. A refusal is Kafka's
+ * {@link org.apache.kafka.common.errors.GroupAuthorizationException} naming the operation and the
+ * group, and nothing of the update is applied.
  */
 public final class ShareGroupSettings {
     /** How long each Admin call may take unless {@link #withTimeout(Duration)} says otherwise. */
@@ -98,7 +104,7 @@ public final class ShareGroupSettings {
     public ShareGroupConfigSnapshot describe() {
         ConfigResource resource = resource();
         Config config = AdminCalls.await(admin.describeConfigs(List.of(resource)).values().get(resource), timeout,
-                "describe the configs of share group " + groupId);
+                "describe the configs of share group " + groupId, "DescribeConfigs", groupId);
         Map<ShareGroupSetting, ConfigEntry> entries = new EnumMap<>(ShareGroupSetting.class);
         for (ConfigEntry entry : config.entries()) {
             ShareGroupSetting.forKey(entry.name()).ifPresent(s -> entries.put(s, entry));
@@ -155,6 +161,6 @@ public final class ShareGroupSettings {
         ConfigResource resource = resource();
         AdminCalls.await(admin.incrementalAlterConfigs(Map.of(resource, ops), new AlterConfigsOptions().validateOnly(validateOnly))
                         .values().get(resource), timeout,
-                (validateOnly ? "validate" : "apply") + " the configs of share group " + groupId);
+                (validateOnly ? "validate" : "apply") + " the configs of share group " + groupId, "AlterConfigs", groupId);
     }
 }

@@ -1,22 +1,29 @@
 package io.gapless.kafka.share.ledger;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.MetricDefinition;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DeleteRecordsResult;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.metrics.Measurable;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,38 +37,53 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * The ack-ledger topic as one client sees it: its partitioning (one group, one ledger partition,
- * so all entries of a share-partition are totally ordered), its read views, snapshots, fencing
- * and the {@code bytes-since-snapshot} metric. Helper clients are created on first use, with the
- * connection settings of the client that owns the ledger. Used from one thread at a time.
+ * The ack ledger as one client sees it: the ledger topic of each share group (one partition,
+ * created and checked on first use, re-checked every few minutes), its read views, snapshots,
+ * confirmations, fencing and the {@code bytes-since-snapshot} metric. Helper clients are created
+ * on first use, with the connection settings of the client that owns the ledger. Used from one
+ * thread at a time.
  */
 public final class AckLedger implements AutoCloseable {
     public static final String METRIC_GROUP = "gapless-share-ledger";
+    private static final MetricDefinition BYTES_SINCE_SNAPSHOT = new MetricDefinition("bytes-since-snapshot", METRIC_GROUP, "gapless.share",
+            MetricDefinition.Type.GAUGE, "Ledger entry bytes read from this ack-ledger partition since its last snapshot (KIP-1349's rule).",
+            List.of("client-id", "topic", "partition"));
+    /** Every metric of {@code TransactionalShareProducer} on the ack ledger, for the generated reference. */
+    public static final List<MetricDefinition> METRIC_DEFINITIONS = List.of(BYTES_SINCE_SNAPSHOT);
     private static final Logger log = LoggerFactory.getLogger(AckLedger.class);
+    /** How long a checked ledger topic is trusted before its partitions and settings are checked again. */
+    private static final Duration RECHECK = Duration.ofMinutes(5);
 
     private final Map<String, Object> clientConfig;
     private final LedgerSettings settings;
     private final Metrics metrics;
+    private final Consumer<SnapshotPhase> snapshotPhases;
+    private final Cache<String, Boolean> checkedTopics = Caffeine.newBuilder().expireAfterWrite(RECHECK).build();
+    // Once a ledger topic exists it exists; a missing one is looked for again after a while.
+    private final Cache<String, Boolean> existing = Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(1)).build();
     private Admin admin;
     private LedgerView committed;
     private LedgerView uncommitted;
     private KafkaProducer<byte[], byte[]> snapshotProducer;
-    private Integer partitionCount;
-    private final Set<Integer> metered = new HashSet<>();
+    private final Set<TopicPartition> metered = new HashSet<>();
 
     /**
-     * @param clientConfig the owning client's Kafka settings (only connection and security settings are used)
-     * @param clientId     the owning client's id; helper clients derive theirs from it
-     * @param metrics      where {@code bytes-since-snapshot} is registered; null for none
+     * @param clientConfig   the owning client's Kafka settings (only connection and security settings are used)
+     * @param clientId       the owning client's id; helper clients derive theirs from it
+     * @param metrics        where {@code bytes-since-snapshot} is registered; null for none
+     * @param snapshotPhases told when a snapshot reaches a {@link SnapshotPhase} (tests)
      */
-    public AckLedger(Map<String, Object> clientConfig, LedgerSettings settings, String clientId, Metrics metrics) {
+    public AckLedger(Map<String, Object> clientConfig, LedgerSettings settings, String clientId, Metrics metrics,
+                     Consumer<SnapshotPhase> snapshotPhases) {
         this.clientConfig = new HashMap<>(clientConfig);
         this.clientConfig.put(CommonClientConfigs.CLIENT_ID_CONFIG, clientId);
         this.settings = settings;
         this.metrics = metrics;
+        this.snapshotPhases = snapshotPhases;
     }
 
     /** A helper client's connection settings, with the client id {@code <owner>-<suffix>}. */
@@ -69,26 +91,51 @@ public final class AckLedger implements AutoCloseable {
         return ConnectionConfigs.from(clientConfig, suffix);
     }
 
-    public String topic() {
-        return settings.topic();
+    /** The ledger partition of every entry of {@code group} (no I/O). */
+    public TopicPartition partitionOf(String group) {
+        return partitionOf(settings, group);
     }
 
-    /** The ledger partition of every entry of {@code group}; creates the ledger topic on first use. */
-    public int partitionFor(String group) {
-        if (partitionCount == null) {
-            partitionCount = LedgerTopic.ensure(admin(), settings);
+    /** The ledger partition that holds {@code group}'s entries under {@code settings} (no I/O). */
+    static TopicPartition partitionOf(LedgerSettings settings, String group) {
+        return new TopicPartition(settings.topicFor(group), 0);
+    }
+
+    /**
+     * Makes sure the ledger topic of {@code group} exists and cannot lose or reorder committed
+     * entries: creates it on first use, checks it then and every few minutes.
+     *
+     * @throws IllegalStateException naming the topic and the setting when it is unsafe
+     */
+    public void ensureSafe(String group) {
+        checkedTopics.get(settings.topicFor(group), topic -> {
+            LedgerTopic.ensure(admin(), topic, settings);
+            existing.put(topic, Boolean.TRUE);
+            return Boolean.TRUE;
+        });
+    }
+
+    /** Whether the ledger topic of {@code group} exists (nothing was ever committed for the group otherwise). */
+    public boolean exists(String group) {
+        String topic = settings.topicFor(group);
+        Boolean known = existing.getIfPresent(topic);
+        if (known != null) {
+            return known;
         }
-        return Utils.toPositive(Utils.murmur2(group.getBytes(StandardCharsets.UTF_8))) % partitionCount;
+        boolean exists = LedgerTopic.exists(admin(), topic);
+        existing.put(topic, exists);
+        return exists;
     }
 
-    public ProducerRecord<byte[], byte[]> entryRecord(int partition, String group, LedgerEntry entry) {
-        return new ProducerRecord<>(topic(), partition, group.getBytes(StandardCharsets.UTF_8), LedgerCodec.encodeEntry(entry));
+    public ProducerRecord<byte[], byte[]> entryRecord(TopicPartition partition, String group, LedgerEntry entry) {
+        return new ProducerRecord<>(partition.topic(), partition.partition(), group.getBytes(StandardCharsets.UTF_8),
+                LedgerCodec.encodeEntry(entry));
     }
 
-    /** The read_committed view: entries whose transaction committed, and snapshots. */
+    /** The read_committed view: entries whose transaction committed, snapshots and confirmations. */
     public LedgerView committed() {
         if (committed == null) {
-            committed = new LedgerView(helperConfig("ledger-committed"), topic(), IsolationLevel.READ_COMMITTED);
+            committed = new LedgerView(helperConfig("ledger-committed"), IsolationLevel.READ_COMMITTED);
         }
         return committed;
     }
@@ -96,30 +143,28 @@ public final class AckLedger implements AutoCloseable {
     /** The read_uncommitted view: every entry written, whatever its transaction's fate. */
     public LedgerView uncommitted() {
         if (uncommitted == null) {
-            uncommitted = new LedgerView(helperConfig("ledger-all"), topic(), IsolationLevel.READ_UNCOMMITTED);
+            uncommitted = new LedgerView(helperConfig("ledger-all"), IsolationLevel.READ_UNCOMMITTED);
         }
         return uncommitted;
     }
 
     /** Registers the bytes-since-snapshot gauge of {@code partition} (once). */
-    public void meter(int partition) {
+    public void meter(TopicPartition partition) {
         if (metrics == null || !metered.add(partition)) {
             return;
         }
         LedgerIndex index = committed().index(partition);
-        MetricName name = metrics.metricName("bytes-since-snapshot", METRIC_GROUP,
-                "Ledger entry bytes read from this ack-ledger partition since its last snapshot (KIP-1349's rule).",
-                Map.of("client-id", String.valueOf(clientConfig.get(CommonClientConfigs.CLIENT_ID_CONFIG)),
-                        "topic", topic(), "partition", Integer.toString(partition)));
+        MetricName name = BYTES_SINCE_SNAPSHOT.in(metrics, Map.of("client-id", String.valueOf(clientConfig.get(CommonClientConfigs.CLIENT_ID_CONFIG)),
+                "topic", partition.topic(), "partition", Integer.toString(partition.partition())));
         metrics.addMetric(name, (Measurable) (cfg, now) -> index.bytesSinceSnapshot());
     }
 
     /**
      * Writes a snapshot of ledger partition {@code partition} when the committed view has read at
      * least the configured bytes since the last one, pruned below the share-partition start
-     * offsets, then deletes the records it covers.
+     * offsets and without share-partitions of deleted topics, then deletes the records it covers.
      */
-    public void maybeSnapshot(int partition, long deadlineNanos) {
+    public void maybeSnapshot(TopicPartition partition, long deadlineNanos) {
         LedgerView view = committed();
         view.catchUpToEnd(partition, deadlineNanos);
         LedgerIndex index = view.index(partition);
@@ -127,24 +172,80 @@ public final class AckLedger implements AutoCloseable {
             return;
         }
         long coversBelow = view.position(partition);
-        LedgerSnapshot snapshot = index.snapshot(coversBelow, startOffsets(index.keys()));
+        Set<ShareKey> keys = index.keys();
+        Set<ShareKey> dead = deadKeys(keys);
+        Set<ShareKey> live = new HashSet<>(keys);
+        live.removeAll(dead);
+        LedgerSnapshot snapshot = index.snapshot(coversBelow, startOffsets(live), dead);
         try {
-            long offset = snapshotProducer().send(new ProducerRecord<>(topic(), partition, null, LedgerCodec.encodeSnapshot(snapshot)))
-                    .get(timeoutMs(deadlineNanos), TimeUnit.MILLISECONDS).offset();
+            long offset = snapshotProducer().send(new ProducerRecord<>(partition.topic(), partition.partition(), null,
+                    LedgerCodec.encodeSnapshot(snapshot))).get(timeoutMs(deadlineNanos), TimeUnit.MILLISECONDS).offset();
+            snapshotPhases.accept(SnapshotPhase.WRITTEN);
             // Everything below coversBelow is in the snapshot, which sits above it: readers that
-            // start at the new log start read the snapshot before anything they could miss.
-            admin().deleteRecords(Map.of(new TopicPartition(topic(), partition), RecordsToDelete.beforeOffset(coversBelow)))
-                    .all().get(timeoutMs(deadlineNanos), TimeUnit.MILLISECONDS);
-            log.info("Ack ledger {}-{}: snapshot at offset {} covers offsets below {} ({} ranges kept, {} share-partitions pruned)",
-                    topic(), partition, offset, coversBelow, snapshot.ranges().values().stream().mapToInt(List::size).sum(),
-                    snapshot.watermarks().size());
+            // start at the new log start read a snapshot that covers it before anything they could miss.
+            DeleteRecordsResult deleted = admin().deleteRecords(Map.of(partition, RecordsToDelete.beforeOffset(coversBelow)));
+            snapshotPhases.accept(SnapshotPhase.DELETE_ISSUED);
+            deleted.all().get(timeoutMs(deadlineNanos), TimeUnit.MILLISECONDS);
+            log.info("Ack ledger {}: snapshot at offset {} covers offsets below {} ({} ranges kept, {} watermarks, {} dead share-partitions)",
+                    partition, offset, coversBelow, snapshot.ranges().values().stream().mapToInt(List::size).sum(),
+                    snapshot.watermarks().size(), dead.size());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("Interrupted while snapshotting the ack ledger", e);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             // A failed snapshot only delays pruning; the next commit tries again.
-            log.warn("Ack ledger {}-{}: snapshot failed, will retry after the next commit: {}", topic(), partition, e.toString());
+            log.warn("Ack ledger {}: snapshot failed, will retry after the next commit: {}", partition, e.toString());
         }
+    }
+
+    /**
+     * Writes confirmations outside any transaction (a closing producer's last ones), waiting at
+     * most {@code timeout}; a failure only leaves those entries unconfirmed.
+     */
+    public void writeConfirmations(TopicPartition partition, List<LedgerConfirmation> confirmations, Duration timeout) {
+        if (confirmations.isEmpty()) {
+            return;
+        }
+        try {
+            snapshotProducer().send(new ProducerRecord<>(partition.topic(), partition.partition(), null,
+                    LedgerCodec.encodeConfirmations(confirmations))).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException | KafkaException e) {
+            log.warn("Ack ledger {}: could not write {} confirmation(s): {}", partition, confirmations.size(), e.toString());
+        }
+    }
+
+    /** Share-partitions whose topic no longer exists under that id (deleted, or deleted and re-created). */
+    private Set<ShareKey> deadKeys(Set<ShareKey> keys) {
+        Set<String> topics = keys.stream().map(ShareKey::topic).collect(Collectors.toSet());
+        Set<ShareKey> dead = new HashSet<>();
+        if (topics.isEmpty()) {
+            return dead;
+        }
+        Map<String, KafkaFuture<TopicDescription>> futures = admin().describeTopics(topics).topicNameValues();
+        Map<String, Optional<Uuid>> current = new HashMap<>();
+        for (String topic : topics) {
+            try {
+                current.put(topic, Optional.of(futures.get(topic).get(30, TimeUnit.SECONDS).topicId()));
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                    current.put(topic, Optional.empty());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KafkaException("Interrupted while describing topics", e);
+            } catch (java.util.concurrent.TimeoutException e) {
+                log.debug("Cannot describe {}; its share-partitions are kept", topic);
+            }
+        }
+        for (ShareKey key : keys) {
+            Optional<Uuid> id = current.get(key.topic());
+            if (id != null && (id.isEmpty() || !id.get().equals(key.topicId()))) {
+                dead.add(key);
+            }
+        }
+        return dead;
     }
 
     /** Share-partition start offsets: every offset below is acknowledged or archived for good. */
@@ -162,9 +263,8 @@ public final class AckLedger implements AutoCloseable {
             for (ShareKey key : keys) {
                 SharePartitionOffsetInfo info = Optional.ofNullable(all.get(key.group()))
                         .map(m -> m.get(new TopicPartition(key.topic(), key.partition()))).orElse(null);
-                // The topic id is not in the answer: a topic re-created under the same name keeps
-                // its old ledger ranges until their own keys are pruned by a later snapshot.
-                if (info != null && info.startOffset() >= 0 && currentTopicId(key)) {
+                // Only live keys are asked for: the answer (by topic name) is about the current topic id.
+                if (info != null && info.startOffset() >= 0) {
                     result.put(key, info.startOffset());
                 }
             }
@@ -175,15 +275,6 @@ public final class AckLedger implements AutoCloseable {
             log.warn("Cannot list share-group start offsets; snapshot without pruning: {}", e.toString());
         }
         return result;
-    }
-
-    private boolean currentTopicId(ShareKey key) {
-        try {
-            return admin().describeTopics(List.of(key.topic())).allTopicNames().get(30, TimeUnit.SECONDS)
-                    .get(key.topic()).topicId().equals(key.topicId());
-        } catch (Exception e) {
-            return false;
-        }
     }
 
     /**

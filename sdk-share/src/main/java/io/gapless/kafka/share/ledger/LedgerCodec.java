@@ -3,21 +3,27 @@ package io.gapless.kafka.share.ledger;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.SerializationException;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** Binary form of ledger records: a version byte, a kind byte, then the entry or the snapshot. */
+/**
+ * Binary form of ledger records: a version byte, a kind byte, then the entry, the snapshot or the
+ * stand-alone confirmations.
+ */
 final class LedgerCodec {
-    static final byte VERSION = 1;
+    static final byte VERSION = 2;
     static final byte KIND_ENTRY = 1;
     static final byte KIND_SNAPSHOT = 2;
+    static final byte KIND_CONFIRMATIONS = 3;
 
     private LedgerCodec() {
     }
@@ -27,6 +33,15 @@ final class LedgerCodec {
             out.writeByte(KIND_ENTRY);
             out.writeUTF(entry.transactionalId());
             writeRanges(out, entry.ranges());
+            writeConfirmations(out, entry.confirmations());
+        });
+    }
+
+    /** Confirmations written outside a transaction (a closing producer's last ones). */
+    static byte[] encodeConfirmations(List<LedgerConfirmation> confirmations) {
+        return write(out -> {
+            out.writeByte(KIND_CONFIRMATIONS);
+            writeConfirmations(out, confirmations);
         });
     }
 
@@ -35,9 +50,10 @@ final class LedgerCodec {
             out.writeByte(KIND_SNAPSHOT);
             out.writeLong(snapshot.coversBelow());
             out.writeInt(snapshot.watermarks().size());
-            for (Map.Entry<ShareKey, Long> w : snapshot.watermarks().entrySet()) {
+            for (Map.Entry<ShareKey, Watermark> w : snapshot.watermarks().entrySet()) {
                 writeKey(out, w.getKey());
-                out.writeLong(w.getValue());
+                out.writeLong(w.getValue().offset());
+                out.writeShort(w.getValue().maxDelivery());
             }
             // Ranges of several entries: each range keeps its own ledger offset and transactional id.
             out.writeInt(snapshot.ranges().size());
@@ -50,10 +66,21 @@ final class LedgerCodec {
                     writeRange(out, r);
                 }
             }
+            out.writeInt(snapshot.confirmed().size());
+            for (Map.Entry<ShareKey, Set<Long>> e : snapshot.confirmed().entrySet()) {
+                writeKey(out, e.getKey());
+                out.writeInt(e.getValue().size());
+                for (long offset : e.getValue()) {
+                    out.writeLong(offset);
+                }
+            }
         });
     }
 
-    /** Decodes a ledger record read at {@code ledgerOffset}: a {@link LedgerEntry} (ranges carry the offset) or a {@link LedgerSnapshot}. */
+    /**
+     * Decodes a ledger record read at {@code ledgerOffset}: a {@link LedgerEntry} (ranges carry the
+     * offset), a {@link LedgerSnapshot} or a list of {@link LedgerConfirmation}s.
+     */
     static Object decode(byte[] value, long ledgerOffset) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
             byte version = in.readByte();
@@ -63,34 +90,71 @@ final class LedgerCodec {
             byte kind = in.readByte();
             if (kind == KIND_ENTRY) {
                 String txnId = in.readUTF();
-                return new LedgerEntry(txnId, readRanges(in, ledgerOffset, txnId));
+                Map<ShareKey, List<LedgerRange>> ranges = readRanges(in, ledgerOffset, txnId);
+                return new LedgerEntry(txnId, ranges, readConfirmations(in));
+            }
+            if (kind == KIND_CONFIRMATIONS) {
+                return readConfirmations(in);
             }
             if (kind == KIND_SNAPSHOT) {
-                long coversBelow = in.readLong();
-                int nw = in.readInt();
-                Map<ShareKey, Long> watermarks = new LinkedHashMap<>();
-                for (int i = 0; i < nw; i++) {
-                    watermarks.put(readKey(in), in.readLong());
-                }
-                int nk = in.readInt();
-                Map<ShareKey, List<LedgerRange>> ranges = new LinkedHashMap<>();
-                for (int i = 0; i < nk; i++) {
-                    ShareKey key = readKey(in);
-                    int nr = in.readInt();
-                    List<LedgerRange> list = new ArrayList<>(nr);
-                    for (int j = 0; j < nr; j++) {
-                        long off = in.readLong();
-                        String txn = in.readUTF();
-                        list.add(readRange(in, off, txn));
-                    }
-                    ranges.put(key, list);
-                }
-                return new LedgerSnapshot(coversBelow, watermarks, ranges);
+                return readSnapshot(in);
             }
             throw new SerializationException("Unknown ack-ledger record kind " + kind + " at offset " + ledgerOffset);
         } catch (IOException e) {
             throw new SerializationException("Corrupt ack-ledger record at offset " + ledgerOffset, e);
         }
+    }
+
+    private static LedgerSnapshot readSnapshot(DataInputStream in) throws IOException {
+        long coversBelow = in.readLong();
+        int nw = in.readInt();
+        Map<ShareKey, Watermark> watermarks = new LinkedHashMap<>();
+        for (int i = 0; i < nw; i++) {
+            ShareKey key = readKey(in);
+            watermarks.put(key, new Watermark(in.readLong(), in.readShort()));
+        }
+        int nk = in.readInt();
+        Map<ShareKey, List<LedgerRange>> ranges = new LinkedHashMap<>();
+        for (int i = 0; i < nk; i++) {
+            ShareKey key = readKey(in);
+            int nr = in.readInt();
+            List<LedgerRange> list = new ArrayList<>(nr);
+            for (int j = 0; j < nr; j++) {
+                long off = in.readLong();
+                String txn = in.readUTF();
+                list.add(readRange(in, off, txn));
+            }
+            ranges.put(key, list);
+        }
+        int nc = in.readInt();
+        Map<ShareKey, Set<Long>> confirmed = new LinkedHashMap<>();
+        for (int i = 0; i < nc; i++) {
+            ShareKey key = readKey(in);
+            int n = in.readInt();
+            Set<Long> offsets = new HashSet<>();
+            for (int j = 0; j < n; j++) {
+                offsets.add(in.readLong());
+            }
+            confirmed.put(key, offsets);
+        }
+        return new LedgerSnapshot(coversBelow, watermarks, ranges, confirmed);
+    }
+
+    private static void writeConfirmations(DataOutputStream out, List<LedgerConfirmation> confirmations) throws IOException {
+        out.writeInt(confirmations.size());
+        for (LedgerConfirmation c : confirmations) {
+            writeKey(out, c.key());
+            out.writeLong(c.ledgerOffset());
+        }
+    }
+
+    private static List<LedgerConfirmation> readConfirmations(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        List<LedgerConfirmation> list = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            list.add(new LedgerConfirmation(readKey(in), in.readLong()));
+        }
+        return list;
     }
 
     private static void writeRanges(DataOutputStream out, Map<ShareKey, List<LedgerRange>> ranges) throws IOException {

@@ -1,5 +1,7 @@
 package io.gapless.kafka.share.ledger;
 
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+
 /**
  * Offsets [first, last] of a share-partition acknowledged with one type, all held at the same
  * delivery count, as recorded by one ledger entry at {@code ledgerOffset}.
@@ -8,5 +10,15 @@ public record LedgerRange(long ledgerOffset, String transactionalId, long first,
 
     public boolean contains(long offset) {
         return offset >= first && offset <= last;
+    }
+
+    /** The acknowledge type {@link #ackType()} stands for (Kafka's own ids). */
+    public AcknowledgeType acknowledgeType() {
+        for (AcknowledgeType t : AcknowledgeType.values()) {
+            if (t.id == ackType) {
+                return t;
+            }
+        }
+        throw new IllegalStateException("Unknown acknowledge type id " + ackType + " in the ledger entry at offset " + ledgerOffset);
     }
 }

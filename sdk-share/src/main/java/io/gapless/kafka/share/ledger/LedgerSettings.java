@@ -1,12 +1,25 @@
 package io.gapless.kafka.share.ledger;
 
+import io.gapless.kafka.core.spi.StateTopics;
+
 /**
  * The ack-ledger settings of one client, as its config class parsed them.
  *
- * @param topic                    the ledger topic, created on first use
- * @param partitions               partitions when the SDK creates it
- * @param replicationFactor        replication factor when the SDK creates it; -1 for the broker's default
+ * @param topicPrefix              prefix of the per-group ledger topics ({@link StateTopics#forGroup})
+ * @param sharedTopic              one ledger topic for every group instead, or null
+ * @param replicationFactor        replication factor when the SDK creates a ledger topic; -1 for min(3, brokers).
+ *                                 1 set explicitly also accepts an existing unreplicated topic on a multi-broker cluster
  * @param maxBytesBetweenSnapshots ledger entry bytes read before a snapshot (KIP-1349's rule)
  */
-public record LedgerSettings(String topic, int partitions, short replicationFactor, long maxBytesBetweenSnapshots) {
+public record LedgerSettings(String topicPrefix, String sharedTopic, short replicationFactor, long maxBytesBetweenSnapshots) {
+
+    /** The ledger topic of {@code group}. */
+    public String topicFor(String group) {
+        return sharedTopic != null ? sharedTopic : StateTopics.forGroup(topicPrefix, group);
+    }
+
+    /** The ledger topic or topics, for log lines. */
+    public String describe() {
+        return sharedTopic != null ? sharedTopic : topicPrefix + "<group>";
+    }
 }

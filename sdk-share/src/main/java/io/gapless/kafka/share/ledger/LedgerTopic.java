@@ -1,12 +1,17 @@
 package io.gapless.kafka.share.ledger;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,65 +21,162 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-/** Creates the ack-ledger topic on first use and waits until every partition has a leader. */
+/**
+ * Creates an ack-ledger topic on first use and refuses one that could lose or reorder committed
+ * entries. A lost committed entry lets a redelivered record be committed a second time, so the
+ * topic is created with {@code min(3, brokers)} replicas, {@code min.insync.replicas=2} (1 for a
+ * single replica), no compaction, no time or size retention (the SDK deletes below its own
+ * snapshots) and no unclean leader election; and it has one partition, whose offsets order every
+ * entry of a group.
+ */
 final class LedgerTopic {
     private static final Logger log = LoggerFactory.getLogger(LedgerTopic.class);
+    private static final long TIMEOUT_MS = 30_000;
 
     private LedgerTopic() {
     }
 
-    /** Creates the topic unless it exists, and returns its partition count once every partition has a leader. */
-    static int ensure(Admin admin, LedgerSettings settings) {
-        String name = settings.topic();
-        NewTopic topic = new NewTopic(name, Optional.of(settings.partitions()),
-                settings.replicationFactor() == -1 ? Optional.empty() : Optional.of(settings.replicationFactor()))
-                .configs(Map.of("cleanup.policy", "delete", "retention.ms", "-1", "retention.bytes", "-1"));
+    /**
+     * Creates {@code topic} unless it exists, waits until it has a leader and checks it.
+     *
+     * @throws IllegalStateException naming the topic and the setting when an existing topic is unsafe
+     */
+    static void ensure(Admin admin, String topic, LedgerSettings settings) {
         try {
-            admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-            log.info("Created ack-ledger topic {} with {} partition(s)", name, settings.partitions());
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new KafkaException("Cannot create the ack-ledger topic " + name, e.getCause());
+            int brokers = admin.describeCluster().nodes().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).size();
+            Optional<TopicDescription> existing = describe(admin, topic);
+            if (existing.isEmpty()) {
+                create(admin, topic, settings, brokers);
             }
+            TopicDescription d = awaitLeader(admin, topic);
+            check(admin, d, settings, brokers);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new KafkaException("Interrupted while creating the ack-ledger topic", e);
+            throw new KafkaException("Interrupted while checking the ack-ledger topic " + topic, e);
+        } catch (ExecutionException e) {
+            throw new KafkaException("Cannot create or describe the ack-ledger topic " + topic + ": " + e.getCause(), e.getCause());
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new TimeoutException("Timed out creating the ack-ledger topic " + name, e);
+            throw new TimeoutException("Timed out creating or describing the ack-ledger topic " + topic, e);
         }
-        // Metadata of a topic just created reaches every broker a little later: retry until its
-        // partitions have leaders, so the first transaction does not start on a missing partition.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    }
+
+    /** Whether {@code topic} exists (the consumer only reads the ledger and never creates it). */
+    static boolean exists(Admin admin, String topic) {
+        try {
+            return describe(admin, topic).isPresent();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while describing the ack-ledger topic " + topic, e);
+        } catch (ExecutionException e) {
+            throw new KafkaException("Cannot describe the ack-ledger topic " + topic + ": " + e.getCause(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new TimeoutException("Timed out describing the ack-ledger topic " + topic, e);
+        }
+    }
+
+    /** Replicas for a new ledger topic: the configured factor, else min(3, brokers). */
+    static short replicationFactor(LedgerSettings settings, int brokers) {
+        return settings.replicationFactor() == -1 ? (short) Math.max(1, Math.min(3, brokers)) : settings.replicationFactor();
+    }
+
+    /** {@code min.insync.replicas} for {@code rf} replicas: 2 when replicated (an acknowledged entry is on two disks), else 1. */
+    static int minInsyncReplicas(short rf) {
+        return rf > 1 ? 2 : 1;
+    }
+
+    private static void create(Admin admin, String topic, LedgerSettings settings, int brokers) throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
+        short rf = replicationFactor(settings, brokers);
+        NewTopic newTopic = new NewTopic(topic, Optional.of(1), Optional.of(rf)).configs(Map.of(
+                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
+                TopicConfig.RETENTION_MS_CONFIG, "-1",
+                TopicConfig.RETENTION_BYTES_CONFIG, "-1",
+                TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false",
+                TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minInsyncReplicas(rf))));
+        try {
+            admin.createTopics(List.of(newTopic)).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            log.info("Created ack-ledger topic {} (1 partition, replication factor {}, min.insync.replicas {})", topic, rf,
+                    minInsyncReplicas(rf));
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw e;
+            }
+        }
+    }
+
+    private static Optional<TopicDescription> describe(Admin admin, String topic) throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
+        try {
+            return Optional.of(admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).get(topic));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    // Metadata of a topic just created reaches every broker a little later: retry until it has leaders.
+    private static TopicDescription awaitLeader(Admin admin, String topic) throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
         while (true) {
             try {
-                List<TopicPartitionInfo> partitions = admin.describeTopics(List.of(name)).allTopicNames()
-                        .get(30, TimeUnit.SECONDS).get(name).partitions();
-                if (partitions.stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
-                    if (partitions.size() != settings.partitions()) {
-                        log.info("Ack-ledger topic {} has {} partitions (configured {}); using {}", name, partitions.size(),
-                                settings.partitions(), partitions.size());
-                    }
-                    return partitions.size();
+                Optional<TopicDescription> d = describe(admin, topic);
+                if (d.isPresent() && d.get().partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                    return d.get();
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new KafkaException("Interrupted while describing the ack-ledger topic", e);
             } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
-                    throw new KafkaException("Cannot describe the ack-ledger topic " + name, e.getCause());
+                if (!(e.getCause() instanceof RetriableException)) {
+                    throw e;
                 }
-            } catch (java.util.concurrent.TimeoutException e) {
-                throw new TimeoutException("Timed out describing the ack-ledger topic " + name, e);
             }
             if (System.nanoTime() > deadline) {
-                throw new TimeoutException("Ack-ledger topic " + name + " has partitions without a leader");
+                throw new TimeoutException("Ack-ledger topic " + topic + " has partitions without a leader");
             }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new KafkaException("Interrupted while waiting for the ack-ledger topic", e);
+            Thread.sleep(50);
+        }
+    }
+
+    private static void check(Admin admin, TopicDescription d, LedgerSettings settings, int brokers) throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
+        String topic = d.name();
+        int partitions = d.partitions().size();
+        if (partitions != 1) {
+            throw unsafe(topic, "partitions=" + partitions, "an ack-ledger topic must have exactly one partition: the offsets of one "
+                    + "partition order every entry of a share group, and a transaction waits for the entries below its own");
+        }
+        int replicas = d.partitions().get(0).replicas().size();
+        if (replicas == 1 && brokers > 1 && settings.replicationFactor() != 1) {
+            throw unsafe(topic, "replication.factor=1", "on a cluster of " + brokers + " brokers one lost disk would lose committed "
+                    + "entries (and let their records be committed again); re-create it replicated, or set "
+                    + "gapless.ledger.replication.factor=1 to accept that");
+        }
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        Config config = admin.describeConfigs(List.of(resource)).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).get(resource);
+        String cleanup = value(config, TopicConfig.CLEANUP_POLICY_CONFIG);
+        if (cleanup != null && cleanup.contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
+            throw unsafe(topic, "cleanup.policy=" + cleanup, "compaction keeps one record per key and would drop committed entries");
+        }
+        for (String retention : List.of(TopicConfig.RETENTION_MS_CONFIG, TopicConfig.RETENTION_BYTES_CONFIG)) {
+            String v = value(config, retention);
+            if (v != null && !v.equals("-1")) {
+                throw unsafe(topic, retention + "=" + v, "retention would delete committed entries that no snapshot holds; the SDK "
+                        + "deletes below its own snapshots (set " + retention + "=-1)");
             }
         }
+        if ("true".equalsIgnoreCase(value(config, TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG))) {
+            throw unsafe(topic, "unclean.leader.election.enable=true", "an out-of-sync replica elected leader would lose committed entries");
+        }
+        String minIsr = value(config, TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG);
+        if (replicas > 1 && minIsr != null && Integer.parseInt(minIsr) < 2) {
+            log.warn("Ack-ledger topic {} has min.insync.replicas={} with {} replicas: a committed entry may be on one disk only", topic,
+                    minIsr, replicas);
+        }
+    }
+
+    private static String value(Config config, String name) {
+        ConfigEntry e = config.get(name);
+        return e == null ? null : e.value();
+    }
+
+    private static IllegalStateException unsafe(String topic, String setting, String why) {
+        return new IllegalStateException("Ack-ledger topic " + topic + " has " + setting + ": " + why);
     }
 }

@@ -1,5 +1,6 @@
 package io.gapless.kafka.share.ledger;
 
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -23,22 +24,43 @@ import java.util.Map;
  * Reads ledger partitions with one isolation level into a {@link LedgerIndex} per partition, on
  * the caller's thread and only when asked (no background thread). A read_committed view's
  * position is the last stable offset it has passed: every entry below it has a known fate.
+ *
+ * <p>A reader that (re)starts above offset 0 lost what lies below its start: it answers only once
+ * it has read a snapshot that covers everything below that start. Producers snapshot
+ * concurrently, so the first snapshot it meets may be an older one that covers less (issue 12,
+ * hole 1); the one that covers the start exists, at or above it, because records are deleted only
+ * below the coverage of a snapshot already written.
  */
 public final class LedgerView implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LedgerView.class);
 
-    private final KafkaConsumer<byte[], byte[]> consumer;
-    private final String topic;
+    private final Consumer<byte[], byte[]> consumer;
     private final IsolationLevel isolation;
-    private final Map<Integer, LedgerIndex> indexes = new HashMap<>();
-    // Set after the reader (re)started above offset 0: records were deleted below the first snapshot,
-    // so the index is incomplete until that snapshot has been read.
-    private final Map<Integer, Boolean> awaitingSnapshot = new HashMap<>();
+    private final Map<TopicPartition, LedgerIndex> indexes = new HashMap<>();
+    // Per partition read from above offset 0: the offset a snapshot must cover before the index is complete.
+    private final Map<TopicPartition, Long> coverageNeeded = new HashMap<>();
+    private final RecordObserver observer;
+
+    /** Sees every ledger record this view applies, in log order (the inspection tools list them). */
+    @FunctionalInterface
+    interface RecordObserver {
+        RecordObserver NONE = (partition, offset, record, bytes) -> { };
+
+        /**
+         * {@code record} is a {@link LedgerEntry}, a {@link LedgerSnapshot} or a list of
+         * {@link LedgerConfirmation}s; a re-read after truncation repeats offsets.
+         */
+        void applied(TopicPartition partition, long offset, Object record, int bytes);
+    }
 
     /** @param connection the helper consumer's connection settings, client id included */
-    LedgerView(Map<String, Object> connection, String topic, IsolationLevel isolation) {
-        this.topic = topic;
+    LedgerView(Map<String, Object> connection, IsolationLevel isolation) {
+        this(connection, isolation, RecordObserver.NONE);
+    }
+
+    LedgerView(Map<String, Object> connection, IsolationLevel isolation, RecordObserver observer) {
         this.isolation = isolation;
+        this.observer = observer;
         Map<String, Object> config = new HashMap<>(connection);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString().toLowerCase(Locale.ROOT));
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
@@ -48,34 +70,42 @@ public final class LedgerView implements AutoCloseable {
         this.consumer = new KafkaConsumer<>(config);
     }
 
+    /** For tests: reads with {@code consumer} (e.g. Kafka's MockConsumer). */
+    LedgerView(Consumer<byte[], byte[]> consumer, IsolationLevel isolation) {
+        this.isolation = isolation;
+        this.consumer = consumer;
+        this.observer = RecordObserver.NONE;
+    }
+
     /** The index of ledger partition {@code partition}; call a catch-up method first. */
-    public LedgerIndex index(int partition) {
+    public LedgerIndex index(TopicPartition partition) {
         track(partition);
         return indexes.get(partition);
     }
 
     /** Position of the reader in {@code partition}: every record below it has been applied. */
-    public long position(int partition) {
+    public long position(TopicPartition partition) {
         track(partition);
-        return consumer.position(new TopicPartition(topic, partition));
+        return consumer.position(partition);
     }
 
     /**
      * Whether the index of {@code partition} holds everything below the position: false after the
-     * reader (re)started above offset 0 and has not yet read the snapshot that covers the deleted part.
+     * reader (re)started above offset 0 and has not yet read a snapshot that covers the deleted part.
      */
-    public boolean complete(int partition) {
+    public boolean complete(TopicPartition partition) {
         track(partition);
-        return !awaitingSnapshot.get(partition);
+        return !coverageNeeded.containsKey(partition);
     }
 
     /** Reads until the position is at least {@code target} and the index is complete, or throws at the deadline. */
-    public void catchUpTo(int partition, long target, long deadlineNanos) {
+    public void catchUpTo(TopicPartition partition, long target, long deadlineNanos) {
         track(partition);
-        while (position(partition) < target || awaitingSnapshot.get(partition)) {
+        while (position(partition) < target || !complete(partition)) {
             if (System.nanoTime() > deadlineNanos) {
-                throw new TimeoutException("Timed out reading ack ledger " + topic + "-" + partition + " (" + isolation
-                        + ") up to offset " + target + "; reached " + position(partition));
+                throw new TimeoutException("Timed out reading ack ledger " + partition + " (" + isolation + ") up to offset " + target
+                        + "; reached " + position(partition) + (complete(partition) ? ""
+                        : ", waiting for a snapshot that covers offsets below " + coverageNeeded.get(partition)));
             }
             pollOnce(Duration.ofMillis(50));
         }
@@ -85,10 +115,9 @@ public final class LedgerView implements AutoCloseable {
      * Reads up to what is readable now: the high watermark (read_uncommitted) or the last stable
      * offset (read_committed). Does not wait for open transactions beyond that.
      */
-    public void catchUpToEnd(int partition, long deadlineNanos) {
+    public void catchUpToEnd(TopicPartition partition, long deadlineNanos) {
         track(partition);
-        TopicPartition tp = new TopicPartition(topic, partition);
-        long end = consumer.endOffsets(List.of(tp), Duration.ofNanos(Math.max(1, deadlineNanos - System.nanoTime()))).get(tp);
+        long end = consumer.endOffsets(List.of(partition), Duration.ofNanos(Math.max(1, deadlineNanos - System.nanoTime()))).get(partition);
         catchUpTo(partition, end, deadlineNanos);
     }
 
@@ -101,7 +130,7 @@ public final class LedgerView implements AutoCloseable {
             for (TopicPartition tp : e.partitions()) {
                 // Records below a snapshot were deleted under us: start again from the log start.
                 log.info("Ack ledger {} was truncated below this reader's position; re-reading from its start", tp);
-                indexes.get(tp.partition()).clear();
+                indexes.get(tp).clear();
                 restart(tp);
             }
             return;
@@ -110,34 +139,46 @@ public final class LedgerView implements AutoCloseable {
             if (record.value() == null) {
                 continue;
             }
-            int p = record.partition();
+            TopicPartition tp = new TopicPartition(record.topic(), record.partition());
+            LedgerIndex index = indexes.get(tp);
             Object decoded = LedgerCodec.decode(record.value(), record.offset());
-            LedgerIndex index = indexes.get(p);
+            int bytes = record.serializedValueSize() + Math.max(0, record.serializedKeySize());
             if (decoded instanceof LedgerEntry entry) {
-                index.addEntry(entry, record.serializedValueSize() + Math.max(0, record.serializedKeySize()));
+                index.addEntry(entry, bytes);
             } else if (decoded instanceof LedgerSnapshot snapshot) {
                 index.applySnapshot(snapshot);
-                awaitingSnapshot.put(p, false);
+                Long needed = coverageNeeded.get(tp);
+                if (needed != null && snapshot.coversBelow() >= needed) {
+                    coverageNeeded.remove(tp);
+                }
+            } else if (decoded instanceof List<?> confirmations) {
+                @SuppressWarnings("unchecked")
+                List<LedgerConfirmation> list = (List<LedgerConfirmation>) confirmations;
+                index.addConfirmations(list);
             }
+            observer.applied(tp, record.offset(), decoded, bytes);
         }
     }
 
-    private void track(int partition) {
+    private void track(TopicPartition partition) {
         if (indexes.containsKey(partition)) {
             return;
         }
         indexes.put(partition, new LedgerIndex());
         List<TopicPartition> assignment = new ArrayList<>(consumer.assignment());
-        TopicPartition tp = new TopicPartition(topic, partition);
-        assignment.add(tp);
+        assignment.add(partition);
         consumer.assign(assignment);
-        restart(tp);
+        restart(partition);
     }
 
     private void restart(TopicPartition tp) {
         long start = consumer.beginningOffsets(List.of(tp)).get(tp);
         consumer.seek(tp, start);
-        awaitingSnapshot.put(tp.partition(), start > 0);
+        if (start > 0) {
+            coverageNeeded.put(tp, start);
+        } else {
+            coverageNeeded.remove(tp);
+        }
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.gapless.kafka.share.reset;
 
+import io.gapless.kafka.core.GaplessConsumerConfig;
+import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.spi.ModeDecision;
@@ -15,6 +17,7 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,8 +77,7 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         this.groupSettings = ShareGroupSettings.forGroup(admin, group).withTimeout(options.timeout());
         ModeDecision decision;
         try {
-            decision = ModeDecision.decide(options.mode(), this::brokerSupport, why -> new ConfigException(
-                    "gapless.new.partitions.mode", "native", why + " (KIP-1327); use auto or emulate"));
+            decision = decide(options.mode(), groupSettings, newPartitions);
         } catch (RuntimeException e) {
             admin.close(Duration.ZERO);
             throw e;
@@ -141,7 +143,20 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         return metrics.metrics();
     }
 
-    private ModeDecision.Support brokerSupport() {
+    /**
+     * How a share consumer of the group {@code settings} belongs to would deliver
+     * {@code share.auto.offset.reset.new.partitions=newPartitions}: native where the broker knows
+     * the group config (asked with a validate-only update, which changes nothing), otherwise by
+     * {@code mode}. Used at construction and by tools that report it ({@code gapless probe}).
+     *
+     * @throws ConfigException when {@code mode} is {@code native} and the broker lacks the group config
+     */
+    public static ModeDecision decide(NewPartitionsMode mode, ShareGroupSettings settings, ResetPolicy newPartitions) {
+        return ModeDecision.decide(mode, () -> brokerSupport(settings, newPartitions), why -> new ConfigException(
+                GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, "native", why + " (KIP-1327); use auto or emulate"));
+    }
+
+    private static ModeDecision.Support brokerSupport(ShareGroupSettings groupSettings, ResetPolicy newPartitions) {
         try {
             groupSettings.update().newPartitionsAutoOffsetReset(newPartitions).validate();
             return ModeDecision.Support.available("the broker knows the group config "
@@ -160,6 +175,9 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         try {
             // apply() returns once the broker describes the new value, so no partition initializes by the old one after this.
             groupSettings.update().autoOffsetReset(ResetPolicy.EARLIEST).apply();
+        } catch (AuthorizationException e) {
+            // Not a broker that lacks the feature: without the steering, a broker may start a partition past its policy (loss).
+            throw e;
         } catch (KafkaException e) {
             log.warn("Share group {}: could not steer share.auto.offset.reset to earliest ({}); where the broker starts a partition"
                     + " later than its policy, the skipped range is only detected and counted", group, e.toString());

@@ -1,5 +1,6 @@
 package io.gapless.kafka.share.reset;
 
+import io.gapless.kafka.core.spi.MetricDefinition;
 import io.gapless.kafka.core.spi.ModeDecision;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
@@ -12,17 +13,41 @@ import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Meter;
 import org.apache.kafka.common.utils.Time;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Metrics of the share-group new-partitions policy (group {@value #GROUP}, tag {@code client-id}:
  * the wrapped share consumer's), merged into the share consumer's {@code metrics()} and reported to
- * JMX under {@code gapless.share}. Every value is a number; {@code -total} counters have a
- * {@code -rate} partner.
+ * JMX under {@value #JMX_DOMAIN}. Every value is a number; {@code -total} counters have a
+ * {@code -rate} partner. Every metric is one of {@link #DEFINITIONS}.
  */
-final class ShareResetMetrics implements AutoCloseable {
+public final class ShareResetMetrics implements AutoCloseable {
     static final String GROUP = "gapless-share-reset-metrics";
+    static final String JMX_DOMAIN = "gapless.share";
+
+    private static final List<String> CLIENT = List.of("client-id");
+    private static final MetricDefinition NEW_PARTITIONS_MODE = new MetricDefinition("new-partitions-mode", GROUP, JMX_DOMAIN,
+            MetricDefinition.Type.GAUGE, ModeDecision.Kind.METRIC_DOC, CLIENT);
+    private static final List<MetricDefinition> SKIPPED = MetricDefinition.counter("records-skipped-before-start", GROUP, JMX_DOMAIN,
+            "records the broker delivered below a partition's policy start offset, acknowledged without reaching the application", CLIENT);
+    private static final List<MetricDefinition> STARTS_RECORDED = MetricDefinition.counter("start-offsets-recorded", GROUP, JMX_DOMAIN,
+            "partitions whose policy start offset this client looked up or chose", CLIENT);
+    private static final List<MetricDefinition> SKIPPED_BY_BROKER = MetricDefinition.counter("records-skipped-by-broker", GROUP, JMX_DOMAIN,
+            "records the broker skipped because it started a partition later than the policy asks (detected, not recovered)", CLIENT);
+
+    /** Every metric of {@code GaplessShareConsumer} with {@code share.auto.offset.reset.new.partitions}, for the generated reference. */
+    public static final List<MetricDefinition> DEFINITIONS;
+
+    static {
+        List<MetricDefinition> all = new ArrayList<>();
+        all.add(NEW_PARTITIONS_MODE);
+        all.addAll(SKIPPED);
+        all.addAll(STARTS_RECORDED);
+        all.addAll(SKIPPED_BY_BROKER);
+        DEFINITIONS = List.copyOf(all);
+    }
 
     private final Metrics metrics;
     private final Sensor skipped;
@@ -30,22 +55,18 @@ final class ShareResetMetrics implements AutoCloseable {
     private final Sensor skippedByBroker;
 
     ShareResetMetrics(String clientId, ModeDecision.Kind mode) {
-        metrics = new Metrics(new MetricConfig(), List.of(new JmxReporter()), Time.SYSTEM, new KafkaMetricsContext("gapless.share"));
+        metrics = new Metrics(new MetricConfig(), List.of(new JmxReporter()), Time.SYSTEM, new KafkaMetricsContext(JMX_DOMAIN));
         Map<String, String> tags = Map.of("client-id", clientId);
-        metrics.addMetric(metrics.metricName("new-partitions-mode", GROUP, ModeDecision.Kind.METRIC_DOC, tags),
-                (Measurable) (c, now) -> mode.ordinal());
-        skipped = sum("records-skipped-before-start",
-                "records the broker delivered below a partition's policy start offset, acknowledged without reaching the application", tags);
-        startsRecorded = sum("start-offsets-recorded", "partitions whose policy start offset this client looked up or chose", tags);
-        skippedByBroker = sum("records-skipped-by-broker",
-                "records the broker skipped because it started a partition later than the policy asks (detected, not recovered)", tags);
+        metrics.addMetric(NEW_PARTITIONS_MODE.in(metrics, tags), (Measurable) (c, now) -> mode.ordinal());
+        skipped = sum("records-skipped-before-start", SKIPPED, tags);
+        startsRecorded = sum("start-offsets-recorded", STARTS_RECORDED, tags);
+        skippedByBroker = sum("records-skipped-by-broker", SKIPPED_BY_BROKER, tags);
     }
 
     /** A sensor summing recorded values as {@code <name>-total} and {@code <name>-rate} (per second), Kafka's pair. */
-    private Sensor sum(String name, String what, Map<String, String> tags) {
+    private Sensor sum(String name, List<MetricDefinition> totalAndRate, Map<String, String> tags) {
         Sensor s = metrics.sensor(name);
-        s.add(new Meter(metrics.metricName(name + "-rate", GROUP, "The number of " + what + " per second", tags),
-                metrics.metricName(name + "-total", GROUP, "The total number of " + what, tags)));
+        s.add(new Meter(totalAndRate.get(1).in(metrics, tags), totalAndRate.get(0).in(metrics, tags)));
         return s;
     }
 

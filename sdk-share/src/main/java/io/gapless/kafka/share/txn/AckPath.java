@@ -23,25 +23,18 @@ public enum AckPath {
     private static final Logger log = LoggerFactory.getLogger(AckPath.class);
 
     /**
-     * Native where kafka-clients and the broker support KIP-1289, otherwise {@code fallback};
-     * logs the choice.
+     * Native where kafka-clients has KIP-1289's API and the broker finalizes the feature levels it
+     * needs ({@link ModeDecision#decideShareTransactions}), otherwise {@code fallback}; logs the choice.
      *
      * @param client      names the client in the log, for example {@code Producer p-1}
      * @param ledgerTopic the ledger topic, for the log
      * @throws UnsupportedVersionException with {@link Fallback#FAIL} and no native support
      */
     public static AckPath choose(NativeShareTransactions nativeSupport, Fallback fallback, String client, String ledgerTopic) {
-        ModeDecision decision = ModeDecision.decide(fallback, () -> {
-            if (!nativeSupport.clientSupports()) {
-                return ModeDecision.Support.missing("kafka-clients on the classpath");
-            }
-            return nativeSupport.brokerSupports() ? ModeDecision.Support.available("kafka-clients and the broker")
-                    : ModeDecision.Support.missing("the broker");
-        }, missing -> new UnsupportedVersionException("Transactional share acknowledgements (KIP-1289) are not supported by "
-                + missing + " and " + ShareTransactionConfigs.FALLBACK_CONFIG + "=" + Fallback.FAIL));
+        ModeDecision decision = decide(nativeSupport, fallback);
         switch (decision.kind()) {
             case NATIVE -> {
-                log.info("{}: transactional share acknowledgements are native (KIP-1289)", client);
+                log.info("{}: transactional share acknowledgements are native (KIP-1289: {})", client, decision.reason());
                 return NATIVE;
             }
             case AT_LEAST_ONCE -> {
@@ -56,5 +49,17 @@ public enum AckPath {
                 return LEDGER;
             }
         }
+    }
+
+    /**
+     * The decision {@link #choose} takes, without logging or choosing a path: for tools that report
+     * what a client would run as ({@code gapless probe}).
+     *
+     * @throws UnsupportedVersionException with {@link Fallback#FAIL} and no native support
+     */
+    public static ModeDecision decide(NativeShareTransactions nativeSupport, Fallback fallback) {
+        return ModeDecision.decideShareTransactions(fallback, nativeSupport.clientSupports(), nativeSupport::broker,
+                missing -> new UnsupportedVersionException("Transactional share acknowledgements (KIP-1289) are not supported by "
+                        + missing + " and " + ShareTransactionConfigs.FALLBACK_CONFIG + "=" + Fallback.FAIL));
     }
 }

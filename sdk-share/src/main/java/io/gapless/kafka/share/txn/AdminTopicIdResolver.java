@@ -4,23 +4,30 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.Uuid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
 
-/** Resolves topic ids with an admin client, created on first use; answers are cached for a minute. */
-final class AdminTopicIdResolver implements TopicIdResolver, AutoCloseable {
-    private final Map<String, Object> adminConfig;
-    private final Cache<String, Uuid> ids = Caffeine.newBuilder().expireAfterWrite(Duration.ofMinutes(1)).maximumSize(10_000).build();
-    private Admin admin;
+/**
+ * Resolves topic ids with an admin client; answers are cached for a minute, replaced when the
+ * Kafka consumer's acknowledgements show another id for the topic (it was re-created) and when a
+ * caller asks for a fresh lookup.
+ */
+final class AdminTopicIdResolver implements TopicIdResolver {
+    private static final Logger log = LoggerFactory.getLogger(AdminTopicIdResolver.class);
 
-    /** @param adminConfig the admin client's connection settings, client id included */
-    AdminTopicIdResolver(Map<String, Object> adminConfig) {
-        this.adminConfig = new HashMap<>(adminConfig);
+    private final Supplier<Admin> admin;
+    private final Cache<String, Uuid> ids = Caffeine.newBuilder().expireAfterWrite(Duration.ofMinutes(1)).maximumSize(10_000).build();
+
+    /** @param admin the consumer's helper admin client, created on first use */
+    AdminTopicIdResolver(Supplier<Admin> admin) {
+        this.admin = admin;
     }
 
     @Override
@@ -28,24 +35,34 @@ final class AdminTopicIdResolver implements TopicIdResolver, AutoCloseable {
         return ids.get(topic, this::describe);
     }
 
-    private Uuid describe(String topic) {
-        if (admin == null) {
-            admin = Admin.create(adminConfig);
+    @Override
+    public synchronized Uuid refresh(String topic) {
+        Uuid id = describe(topic);
+        remember(topic, id);
+        return id;
+    }
+
+    @Override
+    public synchronized void learned(TopicIdPartition partition) {
+        remember(partition.topic(), partition.topicId());
+    }
+
+    private void remember(String topic, Uuid id) {
+        Uuid before = ids.getIfPresent(topic);
+        if (before != null && !before.equals(id)) {
+            log.warn("Topic {} has a new topic id {} (was {}): it was deleted and re-created", topic, id, before);
         }
+        ids.put(topic, id);
+    }
+
+    private Uuid describe(String topic) {
         try {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId();
+            return admin.get().describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("Interrupted while resolving the topic id of " + topic, e);
         } catch (Exception e) {
             throw new KafkaException("Cannot resolve the topic id of " + topic, e);
-        }
-    }
-
-    @Override
-    public synchronized void close() {
-        if (admin != null) {
-            admin.close(Duration.ofSeconds(5));
         }
     }
 }

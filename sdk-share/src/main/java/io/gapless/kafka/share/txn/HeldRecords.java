@@ -51,6 +51,39 @@ final class HeldRecords<K, V> {
         return result;
     }
 
+    /** Whether {@code partition@offset} is held (staged or not). */
+    boolean holds(TopicIdPartition partition, long offset) {
+        TreeMap<Long, ConsumerRecord<K, V>> byOffset = held.get(partition);
+        return byOffset != null && byOffset.containsKey(offset);
+    }
+
+    /** Whether {@code partition@offset} is staged in a transaction. */
+    boolean isStaged(TopicIdPartition partition, long offset) {
+        return staged.getOrDefault(partition, Map.of()).containsKey(offset);
+    }
+
+    /** The held partitions. */
+    List<TopicIdPartition> partitions() {
+        return List.copyOf(held.keySet());
+    }
+
+    /** The held records of {@code partition}, ascending. */
+    List<ConsumerRecord<K, V>> records(TopicIdPartition partition) {
+        return List.copyOf(held.getOrDefault(partition, new TreeMap<>()).values());
+    }
+
+    /** Files everything held under {@code from} under {@code to} (a topic id learnt later). */
+    void rekey(TopicIdPartition from, TopicIdPartition to) {
+        TreeMap<Long, ConsumerRecord<K, V>> byOffset = held.remove(from);
+        if (byOffset != null) {
+            held.computeIfAbsent(to, p -> new TreeMap<>()).putAll(byOffset);
+        }
+        Map<Long, String> s = staged.remove(from);
+        if (s != null) {
+            staged.computeIfAbsent(to, p -> new HashMap<>()).putAll(s);
+        }
+    }
+
     /** Forgets a record the application acknowledged itself. */
     void forget(TopicIdPartition partition, long offset) {
         TreeMap<Long, ConsumerRecord<K, V>> byOffset = held.get(partition);
@@ -72,6 +105,20 @@ final class HeldRecords<K, V> {
             s.remove(offset);
         }
         return record;
+    }
+
+    /** Undoes {@link #stage} of these ranges: the records are held, not staged. */
+    void unstage(Map<TopicIdPartition, List<LedgerRange>> ranges) {
+        ranges.forEach((partition, list) -> {
+            Map<Long, String> s = staged.get(partition);
+            if (s != null) {
+                for (LedgerRange r : list) {
+                    for (long o = r.first(); o <= r.last(); o++) {
+                        s.remove(o);
+                    }
+                }
+            }
+        });
     }
 
     /** The held partition matching {@code partition}; a zero topic id matches by topic name. */

@@ -1,6 +1,7 @@
 package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.share.ledger.AckLedger;
+import io.gapless.kafka.share.ledger.LedgerConfirmation;
 import io.gapless.kafka.share.ledger.LedgerEntry;
 import io.gapless.kafka.share.ledger.LedgerIndex;
 import io.gapless.kafka.share.ledger.LedgerRange;
@@ -11,6 +12,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
@@ -30,12 +32,18 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The emulated commit (see sdk-share/RATIONALE.md): write one ledger entry per ledger partition
- * inside the open transaction, read the partition back up to it, and commit only if no entry
- * before it holds one of our records with a newer delivery or a committed acknowledgement.
- * Entries before ours whose fate is still open are waited for; their holders are fenced when
- * they overlap our records (they hold an expired delivery), so a dead holder does not stall us.
- * The decisions are the static methods over a {@link LedgerIndex}; the rest is ledger I/O.
+ * The emulated commit (see sdk-share/RATIONALE.md): write one ledger entry inside the open
+ * transaction, read the ledger partition back up to it, and commit only if no entry before it
+ * binds one of our records (a newer delivery, a committed acknowledgement, a start offset).
+ * Entries before ours whose fate is still open are waited for; their holders are fenced when they
+ * overlap our records (they hold an expired delivery), so a dead holder does not stall us.
+ * The decisions are the static methods over a {@link LedgerIndex}, collected in a {@link Verdict};
+ * the rest is ledger I/O.
+ *
+ * <p>A committed range binds a later delivery unless the group accepted its acknowledgements (a
+ * {@link LedgerConfirmation}) and the later delivery has a higher delivery count: within one
+ * incarnation of a share-partition an acknowledged record is never delivered again and delivery
+ * counts never fall, so only a reset or re-created share-partition delivers it so (holes 3, 4).
  */
 final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     private static final Logger log = LoggerFactory.getLogger(LedgerCommitProtocol.class);
@@ -44,8 +52,16 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     private final Producer<byte[], byte[]> producer;
     private final String transactionalId;
     private final TransactionPhase.Listener phases;
-    /** Ledger partitions an entry was written to by the last {@link #writeAndCheck}. */
-    private final Set<Integer> touched = new TreeSet<>();
+    /** Confirmations no committed entry carries yet, per ledger partition. */
+    private final Map<TopicPartition, List<LedgerConfirmation>> pending = new HashMap<>();
+    /** The entry written by the last {@link #writeAndCheck}: its partition, its offset, the confirmations it carried. */
+    private TopicPartition lastPartition;
+    private long lastOffset = -1;
+    private List<LedgerConfirmation> carried = List.of();
+    // What the last entry holds, and whom, for a check that goes on after a timeout.
+    private boolean written;
+    private Map<ShareKey, List<LedgerRange>> lastOurs = Map.of();
+    private Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> lastStaged = Map.of();
 
     LedgerCommitProtocol(AckLedger ledger, Producer<byte[], byte[]> producer, String transactionalId, TransactionPhase.Listener phases) {
         this.ledger = ledger;
@@ -55,57 +71,83 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     }
 
     @Override
-    public CommitCheck writeAndCheck(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, long deadlineNanos) {
-        touched.clear();
-        // One entry per ledger partition: a transaction has one offset there, below which every
-        // conflicting entry lies (see RATIONALE: the last stable offset can then pass them).
-        Map<Integer, Map<ShareKey, List<LedgerRange>>> byPartition = new LinkedHashMap<>();
-        Map<Integer, String> groupOf = new HashMap<>();
-        staged.forEach((participant, ranges) -> {
-            String group = participant.metadata().groupId();
-            int p = ledger.partitionFor(group);
-            groupOf.putIfAbsent(p, group);
-            Map<ShareKey, List<LedgerRange>> entry = byPartition.computeIfAbsent(p, x -> new LinkedHashMap<>());
-            ranges.forEach((tip, list) -> entry.computeIfAbsent(ShareKey.of(group, tip), k -> new ArrayList<>()).addAll(list));
-        });
-        Map<Integer, Future<RecordMetadata>> sends = new LinkedHashMap<>();
-        byPartition.forEach((p, ranges) -> sends.put(p,
-                producer.send(ledger.entryRecord(p, groupOf.get(p), new LedgerEntry(transactionalId, ranges)))));
-        producer.flush();
-        Map<Integer, Long> offsets = new LinkedHashMap<>();
-        for (Map.Entry<Integer, Future<RecordMetadata>> e : sends.entrySet()) {
-            offsets.put(e.getKey(), await(e.getValue(), deadlineNanos).offset());
-            touched.add(e.getKey());
+    public void admit(String group, Set<String> stagedGroups) {
+        TopicPartition mine = ledger.partitionOf(group);
+        for (String other : stagedGroups) {
+            TopicPartition theirs = ledger.partitionOf(other);
+            if (!theirs.equals(mine)) {
+                // Two ledger partitions in one transaction can wait on each other (each entry waits
+                // for the entries below it); one share group's records per ledger keeps commits live.
+                throw new IllegalStateException("Records of share group " + group + " (ack ledger " + mine + ") cannot join a transaction "
+                        + "that holds records of share group " + other + " (ack ledger " + theirs + "): a transaction acknowledges "
+                        + "records of one ack ledger only; commit them in separate transactions, or give the groups one shared ledger "
+                        + "topic (" + ShareTransactionConfigs.LEDGER_TOPIC_CONFIG + ")");
+            }
         }
-        phases.reached(TransactionPhase.LEDGER_WRITTEN);
-
-        Map<ShareKey, Map<Long, AcknowledgeType>> doneElsewhere = new HashMap<>();
-        Set<String> reasons = new TreeSet<>();
-        for (Map.Entry<Integer, Long> e : offsets.entrySet()) {
-            check(e.getKey(), e.getValue(), byPartition.get(e.getKey()), deadlineNanos, doneElsewhere, reasons);
-        }
-        if (reasons.isEmpty()) {
-            return CommitCheck.clear();
-        }
-        return new CommitCheck(true, String.join("; ", reasons), onAbort(staged, doneElsewhere));
+        ledger.ensureSafe(group);
     }
 
-    private void check(int p, long own, Map<ShareKey, List<LedgerRange>> ours, long deadlineNanos,
-                       Map<ShareKey, Map<Long, AcknowledgeType>> doneElsewhere, Set<String> reasons) {
+    @Override
+    public CommitCheck writeAndCheck(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, long deadlineNanos) {
+        // One entry: the transaction has one offset in its ledger partition, below which every
+        // conflicting entry lies (see RATIONALE: the last stable offset can then pass them).
+        written = false;
+        String group = staged.keySet().iterator().next().metadata().groupId();
+        TopicPartition p = ledger.partitionOf(group);
+        Map<ShareKey, List<LedgerRange>> ours = new LinkedHashMap<>();
+        staged.forEach((participant, ranges) -> ranges.forEach((tip, list) ->
+                ours.computeIfAbsent(ShareKey.of(participant.metadata().groupId(), tip), k -> new ArrayList<>()).addAll(list)));
+        carried = List.copyOf(pending.getOrDefault(p, List.of()));
+        Future<RecordMetadata> send = producer.send(ledger.entryRecord(p, group, new LedgerEntry(transactionalId, ours, carried)));
+        producer.flush();
+        long own = await(send, deadlineNanos).offset();
+        lastPartition = p;
+        lastOffset = own;
+        lastOurs = ours;
+        lastStaged = staged;
+        written = true;
+        phases.reached(TransactionPhase.LEDGER_WRITTEN);
+        return decide(staged, p, own, ours, deadlineNanos);
+    }
+
+    @Override
+    public boolean entryWritten() {
+        return written;
+    }
+
+    @Override
+    public CommitCheck recheck(long deadlineNanos) {
+        if (!written) {
+            throw new IllegalStateException("No ledger entry to go on checking");
+        }
+        return decide(lastStaged, lastPartition, lastOffset, lastOurs, deadlineNanos);
+    }
+
+    private CommitCheck decide(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, TopicPartition p, long own,
+                               Map<ShareKey, List<LedgerRange>> ours, long deadlineNanos) {
+        Verdict verdict = check(p, own, ours, deadlineNanos);
+        if (verdict.clear()) {
+            return CommitCheck.clear();
+        }
+        keepWhereTopicsWereRecreated(staged, verdict);
+        log.info("Ack-ledger check refused commit of transactional.id {}: {}", transactionalId, verdict.reasons);
+        return new CommitCheck(true, String.join("; ", verdict.reasons), onAbort(staged, verdict));
+    }
+
+    private Verdict check(TopicPartition p, long own, Map<ShareKey, List<LedgerRange>> ours, long deadlineNanos) {
+        Verdict verdict = new Verdict();
         // 1. Read back every entry up to our own, whatever its transaction's fate.
         LedgerView all = ledger.uncommitted();
         all.catchUpTo(p, own + 1, deadlineNanos);
-        List<LedgerRange> earlier = staleHolder(all.index(p), ours, own, reasons);
-        if (!reasons.isEmpty()) {
-            return;
+        List<LedgerRange> earlier = staleHolder(all.index(p), ours, own, verdict);
+        if (!verdict.clear()) {
+            return verdict;
         }
         // 2. Wait until every earlier entry's transaction is resolved.
         LedgerView committed = awaitFates(p, own, earlier, deadlineNanos);
-        // 3. With every earlier fate known: a committed entry holding one of our records means it is done.
-        committedElsewhere(committed.index(p), ours, own, doneElsewhere, reasons);
-        if (!reasons.isEmpty()) {
-            log.info("Ack-ledger check refused commit of transactional.id {}: {}", transactionalId, reasons);
-        }
+        // 3. With every earlier fate known: a binding committed entry holding one of our records means it is done.
+        committedElsewhere(committed.index(p), ours, own, verdict);
+        return verdict;
     }
 
     /**
@@ -113,14 +155,14 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
      * own entry, every entry below it has a known fate. Meanwhile the holders of overlapping open
      * entries are fenced: they hold a delivery older than ours, so they could only commit a duplicate.
      */
-    private LedgerView awaitFates(int p, long own, List<LedgerRange> earlier, long deadlineNanos) {
+    private LedgerView awaitFates(TopicPartition p, long own, List<LedgerRange> earlier, long deadlineNanos) {
         LedgerView committed = ledger.committed();
         ledger.meter(p);
         Set<String> fenced = new HashSet<>();
-        // An incomplete view (restarted after truncation, snapshot not read yet) must not answer.
+        // An incomplete view (restarted after truncation, covering snapshot not read yet) must not answer.
         while (committed.position(p) < own || !committed.complete(p)) {
             if (System.nanoTime() > deadlineNanos) {
-                throw new TimeoutException("Timed out waiting for earlier transactions on ack ledger " + ledger.topic() + "-" + p
+                throw new TimeoutException("Timed out waiting for earlier transactions on ack ledger " + p
                         + " to resolve (position " + committed.position(p) + ", own entry at " + own + ")");
             }
             long position = committed.position(p);
@@ -137,19 +179,20 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
 
     /**
      * Step 1's decision, over every entry read up to our own at {@code own}: our delivery is over
-     * where an offset lies below the share-partition start a snapshot recorded, or an earlier entry
+     * where an offset lies below a share-partition start a snapshot recorded, or an earlier entry
      * holds it with a higher delivery count (our lock expired; someone received it after us).
-     * Adds those reasons; returns the earlier entries' ranges that overlap ours.
+     * Those offsets are released; returns the earlier entries' ranges that overlap ours.
      */
-    static List<LedgerRange> staleHolder(LedgerIndex seen, Map<ShareKey, List<LedgerRange>> ours, long own, Set<String> reasons) {
+    static List<LedgerRange> staleHolder(LedgerIndex seen, Map<ShareKey, List<LedgerRange>> ours, long own, Verdict verdict) {
         List<LedgerRange> earlier = new ArrayList<>();
         for (Map.Entry<ShareKey, List<LedgerRange>> e : ours.entrySet()) {
             for (LedgerRange mine : e.getValue()) {
-                refuseBelowStart(seen, e.getKey(), mine, ": this holder's lock had expired", reasons);
+                belowStart(seen, e.getKey(), mine, verdict);
                 for (LedgerRange other : seen.overlapping(e.getKey(), mine.first(), mine.last(), own)) {
                     if (other.deliveryCount() > mine.deliveryCount()) {
-                        reasons.add(describe(e.getKey(), mine) + " was redelivered (delivery " + other.deliveryCount()
-                                + " staged by transactional.id " + other.transactionalId() + "): this holder's lock had expired");
+                        verdict.release(e.getKey(), overlap(mine, other), describe(e.getKey(), mine) + " was redelivered (delivery "
+                                + other.deliveryCount() + " staged by transactional.id " + other.transactionalId()
+                                + "): this holder's lock had expired");
                     }
                     earlier.add(other);
                 }
@@ -159,50 +202,77 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     }
 
     /**
-     * Step 3's decision, over the committed entries below our own at {@code own} (every fate known):
-     * offsets a committed entry holds are done elsewhere, with the type it recorded; offsets below a
-     * snapshot's start are done too. Adds the reasons and the recorded types.
+     * Step 3's decision, over the committed entries below our own at {@code own} (every fate known).
+     * A committed range that binds our delivery (see the class comment) means the record is done
+     * elsewhere: settled with the type it recorded, or released when the group already accepted
+     * it (our delivery is not newer: stale, or a reset share-partition that a newer delivery will
+     * tell). Offsets below a snapshot's start are released too.
      */
-    static void committedElsewhere(LedgerIndex done, Map<ShareKey, List<LedgerRange>> ours, long own,
-                                   Map<ShareKey, Map<Long, AcknowledgeType>> doneElsewhere, Set<String> reasons) {
+    static void committedElsewhere(LedgerIndex done, Map<ShareKey, List<LedgerRange>> ours, long own, Verdict verdict) {
         for (Map.Entry<ShareKey, List<LedgerRange>> e : ours.entrySet()) {
+            ShareKey key = e.getKey();
             for (LedgerRange mine : e.getValue()) {
-                refuseBelowStart(done, e.getKey(), mine, "", reasons);
-                for (LedgerRange other : done.overlapping(e.getKey(), mine.first(), mine.last(), own)) {
-                    long from = Math.max(mine.first(), other.first());
-                    long to = Math.min(mine.last(), other.last());
-                    Map<Long, AcknowledgeType> map = doneElsewhere.computeIfAbsent(e.getKey(), k -> new HashMap<>());
-                    for (long o = from; o <= to; o++) {
-                        map.put(o, AcknowledgeType.forId(other.ackType()));
+                belowStart(done, key, mine, verdict);
+                for (LedgerRange other : done.overlapping(key, mine.first(), mine.last(), own)) {
+                    long[] range = overlap(mine, other);
+                    String where = key.topic() + "-" + key.partition() + " offsets " + range[0] + ".." + range[1];
+                    if (!done.confirmed(key, other.ledgerOffset())) {
+                        verdict.recorded(key, range, AcknowledgeType.forId(other.ackType()),
+                                where + " were already committed by transactional.id " + other.transactionalId());
+                    } else if (mine.deliveryCount() <= other.deliveryCount()) {
+                        verdict.release(key, range, where + " were committed by transactional.id " + other.transactionalId()
+                                + " in delivery " + other.deliveryCount() + " and acknowledged by the group; this delivery ("
+                                + mine.deliveryCount() + ") is not newer: a stale holder, or a reset share-partition (released: a newer "
+                                + "delivery proves a reset)");
                     }
-                    reasons.add(e.getKey().topic() + "-" + e.getKey().partition() + " offsets " + from + ".." + to
-                            + " were already committed by transactional.id " + other.transactionalId());
+                    // Otherwise: acknowledged, and delivered again with a higher count, so in a later incarnation.
                 }
             }
         }
     }
 
-    /** Offsets below the share-partition start a snapshot recorded are acknowledged or archived for good. */
-    private static void refuseBelowStart(LedgerIndex index, ShareKey key, LedgerRange mine, String consequence, Set<String> reasons) {
+    /**
+     * Offsets below the share-partition start a snapshot recorded were acknowledged or archived for
+     * good, unless our delivery count exceeds every count pruned below it (a later incarnation).
+     */
+    private static void belowStart(LedgerIndex index, ShareKey key, LedgerRange mine, Verdict verdict) {
         long watermark = index.watermark(key);
-        if (mine.first() < watermark) {
-            reasons.add(describe(key, mine) + " lies below the share-partition start offset " + watermark + " (already acknowledged)"
-                    + consequence);
+        if (mine.first() < watermark && mine.deliveryCount() <= index.watermarkDelivery(key)) {
+            long[] range = {mine.first(), Math.min(mine.last(), watermark - 1)};
+            verdict.release(key, range, describe(key, mine) + " lies below the share-partition start offset "
+                    + (watermark == Long.MAX_VALUE ? "(its topic id no longer exists)" : watermark) + " (already acknowledged)");
         }
     }
 
-    /** After a refusal: offsets done elsewhere are acknowledged as recorded, every other staged offset released. */
+    /**
+     * A refusal must not settle records "as recorded" by ranges of an old topic id: where a
+     * participant's topic was re-created (a fresh lookup shows another id), its records are kept
+     * (renewed) and come back under the new id.
+     */
+    private static void keepWhereTopicsWereRecreated(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged,
+                                                     Verdict verdict) {
+        staged.forEach((participant, ranges) -> ranges.keySet().forEach(tip -> {
+            ShareKey key = ShareKey.of(participant.metadata().groupId(), tip);
+            if (verdict.settle.containsKey(key) && !participant.topicIdCurrent(tip)) {
+                verdict.settle.remove(key);
+                verdict.reasons.add("topic " + tip.topic() + " was re-created (topic id " + tip.topicId()
+                        + " is gone): its records are kept and come back under the new topic id");
+            }
+        }));
+    }
+
+    /** After a refusal: each staged offset settles as the verdict says, RENEW (kept for the holder) where it says nothing. */
     static Map<ShareAckParticipant, Map<TopicIdPartition, Map<Long, AcknowledgeType>>> onAbort(
-            Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, Map<ShareKey, Map<Long, AcknowledgeType>> doneElsewhere) {
+            Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, Verdict verdict) {
         Map<ShareAckParticipant, Map<TopicIdPartition, Map<Long, AcknowledgeType>>> onAbort = new LinkedHashMap<>();
         staged.forEach((participant, ranges) -> {
             Map<TopicIdPartition, Map<Long, AcknowledgeType>> settle = new LinkedHashMap<>();
             ranges.forEach((tip, list) -> {
-                Map<Long, AcknowledgeType> done = doneElsewhere.getOrDefault(ShareKey.of(participant.metadata().groupId(), tip), Map.of());
+                Map<Long, AcknowledgeType> done = verdict.settle.getOrDefault(ShareKey.of(participant.metadata().groupId(), tip), Map.of());
                 Map<Long, AcknowledgeType> byOffset = new LinkedHashMap<>();
                 for (LedgerRange r : list) {
                     for (long o = r.first(); o <= r.last(); o++) {
-                        byOffset.put(o, done.getOrDefault(o, AcknowledgeType.RELEASE));
+                        byOffset.put(o, done.getOrDefault(o, AcknowledgeType.RENEW));
                     }
                 }
                 settle.put(tip, byOffset);
@@ -213,19 +283,31 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     }
 
     @Override
-    public void afterCommit(long timeoutMs) {
-        for (int p : touched) {
-            try {
-                ledger.maybeSnapshot(p, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
-            } catch (KafkaException e) {
-                log.warn("Ack-ledger snapshot of partition {} failed, will retry after a later commit: {}", p, e.toString());
-            }
+    public void afterCommit(Map<ShareAckParticipant, Set<TopicIdPartition>> landed, long timeoutMs) {
+        if (lastPartition == null) {
+            return;
+        }
+        List<LedgerConfirmation> queue = pending.computeIfAbsent(lastPartition, p -> new ArrayList<>());
+        queue.removeAll(carried);
+        landed.forEach((participant, tips) -> tips.forEach(tip ->
+                queue.add(new LedgerConfirmation(ShareKey.of(participant.metadata().groupId(), tip), lastOffset))));
+        try {
+            ledger.maybeSnapshot(lastPartition, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+        } catch (KafkaException e) {
+            log.warn("Ack-ledger snapshot of {} failed, will retry after a later commit: {}", lastPartition, e.toString());
         }
     }
 
     @Override
     public void close() {
+        // The last transactions' confirmations ride in no later entry: write them on their own.
+        pending.forEach((p, list) -> ledger.writeConfirmations(p, list, Duration.ofSeconds(5)));
+        pending.clear();
         Utils.closeQuietly(ledger, "ack ledger");
+    }
+
+    private static long[] overlap(LedgerRange mine, LedgerRange other) {
+        return new long[]{Math.max(mine.first(), other.first()), Math.min(mine.last(), other.last())};
     }
 
     private static String describe(ShareKey key, LedgerRange r) {
@@ -245,6 +327,49 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
             throw new KafkaException("Writing the ack ledger failed", e.getCause());
         } catch (java.util.concurrent.TimeoutException e) {
             throw new TimeoutException("Timed out writing the ack ledger", e);
+        }
+    }
+
+    /**
+     * What the check decided: the reasons to refuse, and per share-partition offset how to settle
+     * it (the type a committed entry recorded, or RELEASE where our delivery is over); offsets it
+     * says nothing about are kept for their holder.
+     */
+    static final class Verdict {
+        final Set<String> reasons = new TreeSet<>();
+        final Map<ShareKey, Map<Long, AcknowledgeType>> settle = new HashMap<>();
+
+        boolean clear() {
+            return reasons.isEmpty();
+        }
+
+        /** Offsets another committed transaction holds: acknowledged as it recorded (wins over a release). */
+        void recorded(ShareKey key, long[] range, AcknowledgeType type, String reason) {
+            Map<Long, AcknowledgeType> m = settle.computeIfAbsent(key, k -> new HashMap<>());
+            for (long o = range[0]; o <= range[1]; o++) {
+                m.put(o, type);
+            }
+            reasons.add(reason);
+        }
+
+        /** Offsets whose delivery is over: released (their lock is gone, or a newer delivery has to tell). */
+        void release(ShareKey key, long[] range, String reason) {
+            Map<Long, AcknowledgeType> m = settle.computeIfAbsent(key, k -> new HashMap<>());
+            for (long o = range[0]; o <= range[1]; o++) {
+                m.putIfAbsent(o, AcknowledgeType.RELEASE);
+            }
+            reasons.add(reason);
+        }
+
+        /** The recorded types of offsets another committed transaction holds (for tests and logs). */
+        Map<ShareKey, Map<Long, AcknowledgeType>> doneElsewhere() {
+            Map<ShareKey, Map<Long, AcknowledgeType>> done = new HashMap<>();
+            settle.forEach((key, m) -> m.forEach((o, t) -> {
+                if (t != AcknowledgeType.RELEASE) {
+                    done.computeIfAbsent(key, k -> new HashMap<>()).put(o, t);
+                }
+            }));
+            return done;
         }
     }
 }

@@ -10,6 +10,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,9 +23,12 @@ import java.util.function.Supplier;
 
 /**
  * Drops redelivered records ({@code deliveryCount() > 1}) whose acknowledgement a committed
- * ledger entry already holds, acknowledging them as recorded. First deliveries pass untouched and
- * cost nothing. A lookup that cannot be completed lets the record through: the producer's commit
- * check still refuses to commit it twice.
+ * ledger entry already holds, acknowledging them as recorded: the crash between a commit and its
+ * acknowledgement. Only entries whose acknowledgements the group never confirmed count (a
+ * confirmed record delivered again belongs to a reset or re-created share-partition), and only
+ * under the topic's current id (looked up afresh before anything is dropped). First deliveries
+ * pass untouched and cost nothing. A lookup that cannot be completed lets the record through: the
+ * producer's commit check still refuses to commit it twice.
  */
 final class LedgerDedupFilter<K, V> {
     private static final Logger log = LoggerFactory.getLogger(LedgerDedupFilter.class);
@@ -33,11 +37,21 @@ final class LedgerDedupFilter<K, V> {
     private final String group;
     private final Supplier<AckLedger> ledger;
     private final TopicIdResolver topicIds;
+    private final boolean strict;
 
     LedgerDedupFilter(String group, Supplier<AckLedger> ledger, TopicIdResolver topicIds) {
+        this(group, ledger, topicIds, false);
+    }
+
+    /**
+     * @param strict for a native consumer, where no commit check follows: a lookup that cannot
+     *               complete releases the redelivered records (they come back) instead of handing them out
+     */
+    LedgerDedupFilter(String group, Supplier<AckLedger> ledger, TopicIdResolver topicIds, boolean strict) {
         this.group = group;
         this.ledger = ledger;
         this.topicIds = topicIds;
+        this.strict = strict;
     }
 
     ConsumerRecords<K, V> apply(ConsumerRecords<K, V> records, ShareConsumer<K, V> delegate) {
@@ -54,27 +68,41 @@ final class LedgerDedupFilter<K, V> {
         LedgerIndex index;
         try {
             AckLedger l = ledger.get();
-            int p = l.partitionFor(group);
+            if (!l.exists(group)) {
+                return records;
+            }
+            TopicPartition p = l.partitionOf(group);
             l.committed().catchUpToEnd(p, System.nanoTime() + LOOKUP_TIMEOUT_NANOS);
             index = l.committed().index(p);
         } catch (KafkaException e) {
+            if (strict) {
+                log.warn("Ack-ledger lookup failed ({}); redelivered records are released and come back later", e.toString());
+                return releaseRedelivered(records, delegate);
+            }
             log.warn("Ack-ledger lookup failed ({}); redelivered records are handed out and checked at commit", e.toString());
             return records;
         }
         Map<TopicPartition, List<ConsumerRecord<K, V>>> kept = new LinkedHashMap<>();
         int dropped = 0;
         for (TopicPartition tp : records.partitions()) {
-            ShareKey key = new ShareKey(group, topicIds.topicId(tp.topic()), tp.topic(), tp.partition());
             List<ConsumerRecord<K, V>> list = new ArrayList<>();
+            Uuid id = null;
+            Boolean idCurrent = null;
             for (ConsumerRecord<K, V> r : records.records(tp)) {
                 if (r.deliveryCount().orElse((short) 1) > 1) {
-                    List<LedgerRange> done = index.covering(key, r.offset(), Long.MAX_VALUE);
-                    if (!done.isEmpty()) {
-                        AcknowledgeType type = AcknowledgeType.forId(done.get(0).ackType());
+                    if (id == null) {
+                        id = topicIds.topicId(tp.topic());
+                    }
+                    LedgerRange done = unconfirmed(index, new ShareKey(group, id, tp.topic(), tp.partition()), r.offset());
+                    if (done != null && idCurrent == null) {
+                        idCurrent = id.equals(fresh(tp.topic()));
+                    }
+                    if (done != null && idCurrent) {
+                        AcknowledgeType type = AcknowledgeType.forId(done.ackType());
                         delegate.acknowledge(r, type);
                         dropped++;
                         log.info("{}@{} (delivery {}) was committed by transactional.id {}; acknowledged as {} without handing it out",
-                                tp, r.offset(), r.deliveryCount().orElse((short) 0), done.get(0).transactionalId(), type);
+                                tp, r.offset(), r.deliveryCount().orElse((short) 0), done.transactionalId(), type);
                         continue;
                     }
                 }
@@ -85,5 +113,41 @@ final class LedgerDedupFilter<K, V> {
             }
         }
         return dropped == 0 ? records : new ConsumerRecords<>(kept);
+    }
+
+    private static LedgerRange unconfirmed(LedgerIndex index, ShareKey key, long offset) {
+        for (LedgerRange r : index.covering(key, offset, Long.MAX_VALUE)) {
+            if (!index.confirmed(key, r.ledgerOffset())) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    // Before acknowledging without output: is the cached id still the topic's? (Cached again by the lookup.)
+    private Uuid fresh(String topic) {
+        try {
+            return topicIds.refresh(topic);
+        } catch (KafkaException e) {
+            return null;
+        }
+    }
+
+    private static <K, V> ConsumerRecords<K, V> releaseRedelivered(ConsumerRecords<K, V> records, ShareConsumer<K, V> delegate) {
+        Map<TopicPartition, List<ConsumerRecord<K, V>>> kept = new LinkedHashMap<>();
+        for (TopicPartition tp : records.partitions()) {
+            List<ConsumerRecord<K, V>> list = new ArrayList<>();
+            for (ConsumerRecord<K, V> r : records.records(tp)) {
+                if (r.deliveryCount().orElse((short) 1) > 1) {
+                    delegate.acknowledge(r, AcknowledgeType.RELEASE);
+                } else {
+                    list.add(r);
+                }
+            }
+            if (!list.isEmpty()) {
+                kept.put(tp, list);
+            }
+        }
+        return new ConsumerRecords<>(kept);
     }
 }

@@ -1,32 +1,38 @@
 package io.gapless.kafka.share.txn;
 
+import io.gapless.kafka.core.BrokerCapabilities;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
+import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.common.TopicIdPartition;
 
-import java.util.List;
 import java.util.Map;
 
 /**
- * KIP-1289 as Kafka itself would provide it: whether this client and broker have it, and the
- * call that stages acknowledgements natively. Tests inject an implementation that says "supported".
+ * KIP-1289 as Kafka itself provides it: whether this kafka-clients and broker have it, and the
+ * calls that hand the SDK's types to Kafka's API and back. Tests inject an implementation.
  */
 public interface NativeShareTransactions {
 
     /**
-     * The real capability: the method found on {@code KafkaProducer} by reflection, the broker asked
-     * for its {@code share.version} with the connection settings of {@code clientConfig}.
+     * The real capability: Kafka's API found by reflection with its exact signatures, the broker
+     * asked for its finalized feature levels with the connection settings of {@code clientConfig}.
      */
     static NativeShareTransactions reflective(Map<String, Object> clientConfig) {
-        return new ReflectiveNativeShareTransactions(ConnectionConfigs.from(clientConfig, "kip1289-probe"));
+        return new ReflectiveNativeShareTransactions(Kip1289Api.kafka(), ConnectionConfigs.from(clientConfig, "kip1289-probe"));
     }
 
     /** Whether kafka-clients on the classpath has the API (checked without the broker). */
     boolean clientSupports();
 
-    /** Whether the cluster supports it too; only asked when {@link #clientSupports()} is true. */
-    boolean brokerSupports();
+    /** The broker's finalized feature levels; only asked when {@link #clientSupports()} is true. */
+    BrokerCapabilities broker();
 
-    void sendShareAcknowledgementsToTransaction(Producer<?, ?> producer, Map<TopicIdPartition, List<AcknowledgementBatch>> acks,
-                                                ShareGroupMetadata metadata);
+    /** Kafka's {@code consumer.acknowledgementsForTransaction()}. */
+    ShareAcknowledgements acknowledgementsForTransaction(ShareConsumer<?, ?> consumer);
+
+    /** Kafka's {@code consumer.shareGroupMetadata()}. */
+    ShareGroupMetadata shareGroupMetadata(ShareConsumer<?, ?> consumer);
+
+    /** Kafka's {@code producer.sendShareAcknowledgementsToTransaction(acknowledgements, metadata)}. */
+    void sendShareAcknowledgementsToTransaction(Producer<?, ?> producer, ShareAcknowledgements acknowledgements, ShareGroupMetadata metadata);
 }

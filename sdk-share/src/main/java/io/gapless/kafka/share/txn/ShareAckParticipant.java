@@ -2,10 +2,12 @@ package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.share.ledger.LedgerRange;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The consumer side of a transactional acknowledgement, as the producer sees it: the records a
@@ -16,6 +18,12 @@ import java.util.Map;
 interface ShareAckParticipant {
 
     ShareGroupMetadata metadata();
+
+    /** How this consumer's acknowledgements are delivered ({@link AckPath#LEDGER} or {@link AckPath#AT_LEAST_ONCE}); the producer follows it. */
+    AckPath path();
+
+    /** The group cannot be served this way any more (it moved to native KIP-1289): the consumer fails from now on with {@code fatal}. */
+    void refuse(KafkaException fatal);
 
     /** Whether the consumer is still open (a closed one cannot settle anything). */
     boolean open();
@@ -29,8 +37,19 @@ interface ShareAckParticipant {
      */
     Map<TopicIdPartition, List<LedgerRange>> stage(Map<TopicIdPartition, List<AcknowledgementBatch>> acks, String transactionalId);
 
-    /** Acknowledges the given offsets with the given types and commits; they are no longer held. */
-    void settle(Map<TopicIdPartition, Map<Long, AcknowledgeType>> outcome);
+    /** Undoes a {@link #stage} whose ranges could not join the transaction: the records are held again, unstaged. */
+    void unstage(Map<TopicIdPartition, List<LedgerRange>> ranges);
+
+    /**
+     * Acknowledges the given offsets with the given types ({@code RENEW} keeps the lock: the next
+     * poll returns the records again) and commits them; they are no longer held.
+     *
+     * @return the partitions whose acknowledgements the share group accepted
+     */
+    Set<TopicIdPartition> settle(Map<TopicIdPartition, Map<Long, AcknowledgeType>> outcome);
+
+    /** Whether {@code partition}'s topic id is still its topic's id, looked up now (false after a re-creation, or when unknown). */
+    boolean topicIdCurrent(TopicIdPartition partition);
 
     /**
      * The participant {@code metadata} was handed out by, if it is open.
@@ -40,8 +59,8 @@ interface ShareAckParticipant {
     static ShareAckParticipant of(ShareGroupMetadata metadata) {
         ShareAckParticipant p = metadata.participant();
         if (p == null || !p.open()) {
-            throw new IllegalArgumentException(metadata + " does not belong to an open GaplessShareConsumer with "
-                    + "share.acknowledgement.mode=transactional; pass shareGroupMetadata() of the consumer that polled the records");
+            throw new IllegalArgumentException(metadata + " does not belong to an open GaplessShareConsumer with a group.id and "
+                    + "share.acknowledgement.mode=explicit or transactional; pass shareGroupMetadata() of the consumer that polled the records");
         }
         return p;
     }

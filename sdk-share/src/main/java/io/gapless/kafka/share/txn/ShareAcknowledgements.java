@@ -5,9 +5,11 @@ import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.errors.InvalidRecordStateException;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,23 +17,77 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * Acknowledgements collected record by record and coalesced into {@link AcknowledgementBatch}
- * ranges per {@link TopicIdPartition}: consecutive offsets with the same type form one batch.
+ * Share acknowledgements for a producer transaction, per {@link TopicIdPartition}. Two ways to
+ * build one, both accepted by {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction(ShareAcknowledgements, ShareGroupMetadata)}:
  *
- * <pre>{@code
- * ShareAcknowledgements acks = ShareAcknowledgements.fromRecords(records, AcknowledgeType.ACCEPT);
- * producer.sendShareAcknowledgementsToTransaction(acks, consumer.shareGroupMetadata());
- * }</pre>
+ * <ul>
+ *   <li><b>KIP-1289 as Kafka ships it</b>: the members of
+ *   {@code org.apache.kafka.clients.consumer.ShareAcknowledgements}: the constructor from
+ *   {@link ShareAcknowledgementBatch} lists, {@link #empty()}, {@link #isEmpty()},
+ *   {@link #acknowledgements()} and value equality; usually obtained from
+ *   {@code GaplessShareConsumer.acknowledgementsForTransaction()}. Code written against these
+ *   members moves to Kafka's class by changing the import. Such an instance is immutable.
+ *   <pre>{@code
+ * consumer.acknowledge(record, AcknowledgeType.ACCEPT);
+ * producer.sendShareAcknowledgementsToTransaction(consumer.acknowledgementsForTransaction(), consumer.shareGroupMetadata());
+ *   }</pre></li>
+ *   <li><b>The seed KIP's form</b>: {@link #fromRecords}, or {@link #ShareAcknowledgements()}
+ *   and {@link #add}, read back as single-type {@link AcknowledgementBatch} ranges with
+ *   {@link #batches()}.</li>
+ * </ul>
  *
  * <p>Records returned by a {@code GaplessShareConsumer} carry their topic id; for other records
  * the topic id is {@code Uuid.ZERO_UUID} and is resolved by the consumer that holds them. Not
  * thread-safe.
  */
 public final class ShareAcknowledgements {
-    private final Map<TopicIdPartition, TreeMap<Long, AcknowledgeType>> offsets = new LinkedHashMap<>();
+    private static final ShareAcknowledgements EMPTY = new ShareAcknowledgements(Map.of());
 
-    /** An empty set of acknowledgements. */
+    // Built record by record (add, fromRecords): one type per offset. Null when built from batches.
+    private final Map<TopicIdPartition, TreeMap<Long, AcknowledgeType>> offsets;
+    // Built from batches (Kafka's constructor): kept as given, as Kafka's class keeps them. Null when built record by record.
+    private final Map<TopicIdPartition, List<ShareAcknowledgementBatch>> given;
+
+    /** An empty set of acknowledgements to {@link #add} to. */
     public ShareAcknowledgements() {
+        this.offsets = new LinkedHashMap<>();
+        this.given = null;
+    }
+
+    /**
+     * Acknowledgements as batches, like Kafka's constructor: the map and the lists are copied,
+     * partitions with an empty list are left out. The instance is immutable.
+     *
+     * @throws NullPointerException     if the map, a partition or a list is null
+     * @throws IllegalArgumentException if two batches of one partition overlap (Kafka's class does
+     *                                  not check this; its broker refuses such a request)
+     */
+    public ShareAcknowledgements(Map<TopicIdPartition, List<ShareAcknowledgementBatch>> acknowledgements) {
+        Objects.requireNonNull(acknowledgements, "acknowledgements");
+        Map<TopicIdPartition, List<ShareAcknowledgementBatch>> copy = new LinkedHashMap<>();
+        acknowledgements.forEach((partition, batches) -> {
+            Objects.requireNonNull(partition, "partition");
+            Objects.requireNonNull(batches, "batches of " + partition);
+            if (!batches.isEmpty()) {
+                List<ShareAcknowledgementBatch> list = List.copyOf(batches);
+                checkDisjoint(partition, list);
+                copy.put(partition, list);
+            }
+        });
+        this.offsets = null;
+        this.given = Collections.unmodifiableMap(copy);
+    }
+
+    /** The seed KIP's single-type batches in Kafka's shape. */
+    static ShareAcknowledgements ofBatches(Map<TopicIdPartition, List<AcknowledgementBatch>> batches) {
+        Map<TopicIdPartition, List<ShareAcknowledgementBatch>> map = new LinkedHashMap<>();
+        batches.forEach((tip, list) -> map.put(tip, list.stream().map(ShareAcknowledgementBatch::of).toList()));
+        return new ShareAcknowledgements(map);
+    }
+
+    /** No acknowledgements (immutable), as Kafka's {@code ShareAcknowledgements.empty()}. */
+    public static ShareAcknowledgements empty() {
+        return EMPTY;
     }
 
     /** Every record of {@code records} acknowledged with {@code type}. */
@@ -48,6 +104,7 @@ public final class ShareAcknowledgements {
      * Adds one record's acknowledgement.
      *
      * @throws IllegalArgumentException if the record was already added with another type
+     * @throws IllegalStateException    if this instance was built from batches (those are immutable)
      */
     public ShareAcknowledgements add(ConsumerRecord<?, ?> record, AcknowledgeType type) {
         Objects.requireNonNull(record, "record");
@@ -58,10 +115,15 @@ public final class ShareAcknowledgements {
      * Adds one offset's acknowledgement.
      *
      * @throws IllegalArgumentException if the offset is negative or already added with another type
+     * @throws IllegalStateException    if this instance was built from batches (those are immutable)
      */
     public ShareAcknowledgements add(TopicIdPartition partition, long offset, AcknowledgeType type) {
         Objects.requireNonNull(partition, "partition");
         Objects.requireNonNull(type, "type");
+        if (offsets == null) {
+            throw new IllegalStateException("Acknowledgements built from batches or by empty() are immutable, as Kafka's are; "
+                    + "use new ShareAcknowledgements() to add record by record");
+        }
         if (offset < 0) {
             throw new IllegalArgumentException("Offset must be >= 0, got " + offset + " for " + partition);
         }
@@ -73,21 +135,126 @@ public final class ShareAcknowledgements {
         return this;
     }
 
-    /** Whether no acknowledgement was added. */
+    /** Whether there is no acknowledgement. */
     public boolean isEmpty() {
-        return offsets.isEmpty();
+        return given != null ? given.isEmpty() : offsets.isEmpty();
     }
 
     /** Number of acknowledged offsets. */
-    public int count() {
-        return offsets.values().stream().mapToInt(Map::size).sum();
+    public long count() {
+        if (given == null) {
+            return offsets.values().stream().mapToLong(Map::size).sum();
+        }
+        return given.values().stream().flatMap(List::stream).mapToLong(b -> b.lastOffset() - b.firstOffset() + 1).sum();
     }
 
-    /** The acknowledgements as coalesced ranges per partition, ascending; an unmodifiable copy. */
+    /**
+     * The acknowledgements in Kafka's shape, unmodifiable: as given to the constructor, or (built
+     * record by record) each run of consecutive offsets as one batch, with one type when the run
+     * has one and one type per offset otherwise, as Kafka's consumer hands them out.
+     */
+    public Map<TopicIdPartition, List<ShareAcknowledgementBatch>> acknowledgements() {
+        if (given != null) {
+            return given;
+        }
+        Map<TopicIdPartition, List<ShareAcknowledgementBatch>> result = new LinkedHashMap<>();
+        offsets.forEach((partition, byOffset) -> {
+            if (!byOffset.isEmpty()) {
+                result.put(partition, runs(byOffset));
+            }
+        });
+        return Collections.unmodifiableMap(result);
+    }
+
+    /**
+     * The acknowledgements as single-type ranges per partition, ascending (the seed KIP's form);
+     * an unmodifiable copy.
+     *
+     * @throws InvalidRecordStateException if a batch carries a type id that is no {@link AcknowledgeType}
+     */
     public Map<TopicIdPartition, List<AcknowledgementBatch>> batches() {
         Map<TopicIdPartition, List<AcknowledgementBatch>> result = new LinkedHashMap<>();
-        offsets.forEach((partition, byOffset) -> result.put(partition, coalesce(byOffset)));
+        if (given == null) {
+            offsets.forEach((partition, byOffset) -> result.put(partition, coalesce(byOffset)));
+        } else {
+            given.forEach((partition, batches) -> result.put(partition, singleTyped(partition, batches)));
+        }
         return Collections.unmodifiableMap(result);
+    }
+
+    private static void checkDisjoint(TopicIdPartition partition, List<ShareAcknowledgementBatch> batches) {
+        List<ShareAcknowledgementBatch> sorted = new ArrayList<>(batches);
+        sorted.sort(Comparator.comparingLong(ShareAcknowledgementBatch::firstOffset));
+        for (int i = 1; i < sorted.size(); i++) {
+            ShareAcknowledgementBatch before = sorted.get(i - 1);
+            ShareAcknowledgementBatch after = sorted.get(i);
+            if (after.firstOffset() <= before.lastOffset()) {
+                throw new IllegalArgumentException("Batches " + before.firstOffset() + ".." + before.lastOffset() + " and "
+                        + after.firstOffset() + ".." + after.lastOffset() + " of " + partition + " overlap");
+            }
+        }
+    }
+
+    // Consecutive offsets form one batch: one type if they share it, else one type per offset.
+    private static List<ShareAcknowledgementBatch> runs(TreeMap<Long, AcknowledgeType> byOffset) {
+        List<ShareAcknowledgementBatch> batches = new ArrayList<>();
+        long first = -1;
+        long last = -1;
+        List<Byte> types = new ArrayList<>();
+        for (Map.Entry<Long, AcknowledgeType> e : byOffset.entrySet()) {
+            if (!types.isEmpty() && e.getKey() != last + 1) {
+                batches.add(runBatch(first, last, types));
+                types = new ArrayList<>();
+            }
+            if (types.isEmpty()) {
+                first = e.getKey();
+            }
+            last = e.getKey();
+            types.add(e.getValue().id);
+        }
+        if (!types.isEmpty()) {
+            batches.add(runBatch(first, last, types));
+        }
+        return List.copyOf(batches);
+    }
+
+    private static ShareAcknowledgementBatch runBatch(long first, long last, List<Byte> types) {
+        boolean one = types.stream().distinct().count() == 1;
+        return new ShareAcknowledgementBatch(first, last, one ? List.of(types.get(0)) : types);
+    }
+
+    private static List<AcknowledgementBatch> singleTyped(TopicIdPartition partition, List<ShareAcknowledgementBatch> batches) {
+        List<ShareAcknowledgementBatch> sorted = new ArrayList<>(batches);
+        sorted.sort(Comparator.comparingLong(ShareAcknowledgementBatch::firstOffset));
+        List<AcknowledgementBatch> result = new ArrayList<>();
+        for (ShareAcknowledgementBatch b : sorted) {
+            if (b.acknowledgeTypes().size() == 1) {
+                result.add(new AcknowledgementBatch(b.firstOffset(), b.lastOffset(), type(partition, b, b.firstOffset())));
+                continue;
+            }
+            long first = b.firstOffset();
+            AcknowledgeType runType = type(partition, b, first);
+            for (long o = first + 1; o <= b.lastOffset(); o++) {
+                AcknowledgeType t = type(partition, b, o);
+                if (t != runType) {
+                    result.add(new AcknowledgementBatch(first, o - 1, runType));
+                    first = o;
+                    runType = t;
+                }
+            }
+            result.add(new AcknowledgementBatch(first, b.lastOffset(), runType));
+        }
+        return List.copyOf(result);
+    }
+
+    private static AcknowledgeType type(TopicIdPartition partition, ShareAcknowledgementBatch batch, long offset) {
+        byte id = batch.typeOf(offset);
+        try {
+            return AcknowledgeType.forId(id);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRecordStateException("Acknowledge type id " + id + " for " + partition.topicPartition() + " offset "
+                    + offset + " is not a Kafka AcknowledgeType");
+        }
     }
 
     private static List<AcknowledgementBatch> coalesce(TreeMap<Long, AcknowledgeType> byOffset) {
@@ -113,8 +280,22 @@ public final class ShareAcknowledgements {
         return List.copyOf(batches);
     }
 
+    /** Equal when {@link #acknowledgements()} are equal, as Kafka's class compares them. */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        return o instanceof ShareAcknowledgements other && acknowledgements().equals(other.acknowledgements());
+    }
+
+    @Override
+    public int hashCode() {
+        return acknowledgements().hashCode();
+    }
+
     @Override
     public String toString() {
-        return "ShareAcknowledgements" + batches();
+        return "ShareAcknowledgements(" + acknowledgements() + ")";
     }
 }

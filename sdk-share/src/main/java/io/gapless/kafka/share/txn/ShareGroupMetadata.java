@@ -3,7 +3,8 @@ package io.gapless.kafka.share.txn;
 import java.util.Objects;
 
 /**
- * A share consumer's group identity, as KIP-1289 proposes: pass it with the acknowledgements to
+ * A share consumer's group identity, as KIP-1289 has it (the members and value equality of Kafka's
+ * {@code org.apache.kafka.clients.consumer.ShareGroupMetadata}): pass it with the acknowledgements to
  * {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction}. Immutable; equal when
  * group id, member id and member epoch are equal.
  *
@@ -26,7 +27,7 @@ public final class ShareGroupMetadata {
      * @throws IllegalArgumentException if {@code groupId} or {@code memberId} is null or blank
      */
     public ShareGroupMetadata(String groupId, String memberId, int memberEpoch) {
-        this(groupId, memberId, memberEpoch, null);
+        this(groupId, memberId, memberEpoch, (ShareAckParticipant) null);
     }
 
     ShareGroupMetadata(String groupId, String memberId, int memberEpoch, ShareAckParticipant participant) {
@@ -40,6 +41,18 @@ public final class ShareGroupMetadata {
         this.memberId = memberId;
         this.memberEpoch = memberEpoch;
         this.participant = participant;
+    }
+
+    private ShareGroupMetadata(String groupId, String memberId, int memberEpoch, Void unchecked) {
+        this.groupId = Objects.requireNonNull(groupId, "groupId");
+        this.memberId = Objects.requireNonNull(memberId, "memberId");
+        this.memberEpoch = memberEpoch;
+        this.participant = null;
+    }
+
+    /** What Kafka's own consumer reports (its member id is empty until it joined the group). */
+    static ShareGroupMetadata fromKafka(String groupId, String memberId, int memberEpoch) {
+        return new ShareGroupMetadata(groupId, memberId, memberEpoch, (Void) null);
     }
 
     /** The consumer that handed this instance out, or null. */

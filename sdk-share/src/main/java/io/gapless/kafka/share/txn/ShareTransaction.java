@@ -8,10 +8,12 @@ import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.errors.InvalidRecordStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,7 +24,17 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>States: no transaction, open ({@code inTransaction}), checked ({@code verified}: the ledger
  * check passed, so a {@code commitTransaction()} retried after a timeout commits without checking
- * again), fenced (final).
+ * again), commit pending ({@code commitPending}: Kafka's {@code commitTransaction()} timed out; by
+ * Kafka's producer contract only a retry may follow, the transaction's fate is open and nothing can
+ * be staged), check pending ({@code checkPending}: the ledger check timed out after the entry was
+ * written; a retried {@code commitTransaction()} continues it, an abort is allowed, nothing can be
+ * staged), fenced (final). A {@code TimeoutException} from {@code commitTransaction()} therefore
+ * always means what it means for Kafka's producer: call it again.
+ *
+ * <p>A transaction that does not commit keeps its records with their consumer (RENEW: KIP-1289
+ * returns aborted records to their holder, and a release would cost each a delivery); only the
+ * ledger check's verdict releases a record whose delivery is over, or settles one another
+ * transaction committed.
  */
 final class ShareTransaction {
     private final Producer<byte[], byte[]> producer;
@@ -32,14 +44,33 @@ final class ShareTransaction {
     private final NativeShareTransactions nativeSupport;
     private final LedgerCheck ledgerCheck;
     private final TransactionPhase.Listener phases;
+    private final ModeGuard modeGuard;
     private final StagedAcks staged = new StagedAcks();
+    // The path of the open transaction: the producer's, or, for a producer that could go native, its consumers'.
+    private AckPath txPath;
     private boolean inTransaction;
     private boolean verified;
+    private boolean commitPending;
+    // The ledger check timed out after the entry was written: a retried commit continues that check.
+    private boolean checkPending;
     private boolean fenced;
 
     /** @param ledgerCheck the ledger check, on {@link AckPath#LEDGER} only (else null) */
     ShareTransaction(Producer<byte[], byte[]> producer, String transactionalId, long maxBlockMs, AckPath path,
                      NativeShareTransactions nativeSupport, LedgerCheck ledgerCheck, TransactionPhase.Listener phases) {
+        this(producer, transactionalId, maxBlockMs, path, nativeSupport, ledgerCheck, phases, groups -> { });
+    }
+
+    /**
+     * @param ledgerCheck the ledger check, on {@link AckPath#LEDGER} (and on {@link AckPath#NATIVE},
+     *                    for consumers that still emulate), else null
+     * @param modeGuard   refuses emulated commits into groups that moved to native KIP-1289
+     */
+    ShareTransaction(Producer<byte[], byte[]> producer, String transactionalId, long maxBlockMs, AckPath path,
+                     NativeShareTransactions nativeSupport, LedgerCheck ledgerCheck, TransactionPhase.Listener phases,
+                     ModeGuard modeGuard) {
+        this.modeGuard = modeGuard;
+        this.txPath = path;
         this.producer = producer;
         this.transactionalId = transactionalId;
         this.maxBlockMs = maxBlockMs;
@@ -53,10 +84,23 @@ final class ShareTransaction {
         guardFenced(producer::beginTransaction);
         inTransaction = true;
         verified = false;
+        txPath = path;
+    }
+
+    /** See {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction(ShareAcknowledgements, ShareGroupMetadata)}. */
+    void stage(ShareAcknowledgements acknowledgements, ShareGroupMetadata metadata) {
+        Objects.requireNonNull(acknowledgements, "acknowledgements");
+        stage(acknowledgements.batches(), metadata, acknowledgements);
     }
 
     /** See {@link TransactionalShareProducer#sendShareAcknowledgementsToTransaction(Map, ShareGroupMetadata)}. */
     void stage(Map<TopicIdPartition, List<AcknowledgementBatch>> acknowledgements, ShareGroupMetadata metadata) {
+        stage(acknowledgements, metadata, null);
+    }
+
+    // asGiven: the acknowledgements in Kafka's shape, handed to Kafka as they are on the native path.
+    private void stage(Map<TopicIdPartition, List<AcknowledgementBatch>> acknowledgements, ShareGroupMetadata metadata,
+                       ShareAcknowledgements asGiven) {
         Objects.requireNonNull(acknowledgements, "acknowledgements");
         Objects.requireNonNull(metadata, "metadata");
         if (transactionalId == null) {
@@ -64,6 +108,11 @@ final class ShareTransaction {
         }
         if (fenced) {
             throw Fencing.alreadyFenced(transactionalId);
+        }
+        if (commitPending || checkPending) {
+            throw new IllegalStateException("The previous commitTransaction() of transactional.id " + transactionalId
+                    + " timed out and must be retried: its transaction's fate is open, so nothing can be staged in it "
+                    + "(Kafka's producer contract); call commitTransaction() again");
         }
         if (!inTransaction) {
             throw new IllegalStateException("No transaction in progress: call beginTransaction() before "
@@ -78,39 +127,75 @@ final class ShareTransaction {
                 }
             }
         });
-        if (path == AckPath.NATIVE) {
-            nativeSupport.sendShareAcknowledgementsToTransaction(producer, acknowledgements, metadata);
+        if (path == AckPath.NATIVE && metadata.participant() == null) {
+            nativeSupport.sendShareAcknowledgementsToTransaction(producer,
+                    asGiven != null ? asGiven : ShareAcknowledgements.ofBatches(acknowledgements), metadata);
             return;
         }
         ShareAckParticipant participant = ShareAckParticipant.of(metadata);
-        staged.add(participant, participant.stage(acknowledgements, transactionalId));
+        // A producer that could go native serves consumers that still emulate (their group has not moved) their way.
+        AckPath wanted = path == AckPath.NATIVE ? participant.path() : path;
+        if (!staged.isEmpty() && wanted != txPath) {
+            throw new IllegalArgumentException("One transaction cannot stage acknowledgements delivered " + txPath + " and " + wanted
+                    + " (" + metadata + ")");
+        }
+        if (wanted == AckPath.LEDGER) {
+            ledgerCheck.admit(participant.metadata().groupId(), staged.groups());
+        }
+        Map<TopicIdPartition, List<LedgerRange>> ranges = participant.stage(acknowledgements, transactionalId);
+        List<String> clashes = staged.heldByOthers(participant, ranges);
+        if (!clashes.isEmpty()) {
+            participant.unstage(ranges);
+            throw new InvalidRecordStateException("Cannot acknowledge in this transaction: "
+                    + String.join("; ", clashes.subList(0, Math.min(10, clashes.size())))
+                    + (clashes.size() > 10 ? " (and " + (clashes.size() - 10) + " more)" : "")
+                    + ". The lock of one of the two deliveries expired; nothing of this call was staged.");
+        }
+        txPath = wanted;
+        staged.add(participant, ranges);
     }
 
     /** See {@link TransactionalShareProducer#commitTransaction()}. */
     void commit() {
-        if (staged.isEmpty() || path == AckPath.NATIVE) {
-            guardFenced(producer::commitTransaction);
+        if (staged.isEmpty() || txPath == AckPath.NATIVE) {
+            guardFenced(this::commitKafka);
             inTransaction = false;
             return;
         }
-        if (path == AckPath.LEDGER && !verified) {
+        if (txPath == AckPath.LEDGER && !verified) {
             commitChecked();
             return;
         }
-        commitAndSettle();
+        Map<ShareAckParticipant, Set<TopicIdPartition>> landed = commitAndSettle();
+        if (txPath == AckPath.LEDGER) {
+            ledgerCheck.afterCommit(landed, maxBlockMs);
+        }
+    }
+
+    // Ledger commits never go into a group that moved to native; read after our entry is written (see AckModeRegistry).
+    private void guardMode() {
+        List<String> groups = staged.view().keySet().stream().map(p -> p.metadata().groupId()).distinct().toList();
+        try {
+            modeGuard.check(groups);
+        } catch (UnsupportedVersionException e) {
+            staged.view().keySet().forEach(p -> p.refuse(e));
+            throw e;
+        }
     }
 
     private void commitChecked() {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxBlockMs);
         CommitCheck check;
         try {
-            check = ledgerCheck.writeAndCheck(staged.view(), deadline);
+            check = checkPending ? ledgerCheck.recheck(deadline) : ledgerCheck.writeAndCheck(staged.view(), deadline);
+            checkPending = false;
             if (!check.conflict()) {
+                guardMode();
                 verified = true;
                 phases.reached(TransactionPhase.CHECKED);
-                commitAndSettle();
+                Map<ShareAckParticipant, Set<TopicIdPartition>> landed = commitAndSettle();
                 // The transaction is committed; a snapshot problem must not look like a commit failure.
-                ledgerCheck.afterCommit(maxBlockMs);
+                ledgerCheck.afterCommit(landed, maxBlockMs);
                 return;
             }
         } catch (ProducerFencedException e) {
@@ -120,9 +205,16 @@ final class ShareTransaction {
             if (Fencing.isFatal(e)) {
                 throw fenced(e);
             }
-            if (!(e instanceof TimeoutException) || !verified) {
-                abortQuietly(e);
+            if (commitPending) {
+                throw e;
             }
+            if (e instanceof TimeoutException && ledgerCheck.entryWritten()) {
+                // Kafka's contract for a commit that timed out holds here too: retry it (the check goes on) or abort.
+                checkPending = true;
+                throw e;
+            }
+            checkPending = false;
+            abortQuietly(e);
             throw e;
         }
         refuse(check);
@@ -135,12 +227,24 @@ final class ShareTransaction {
         staged.settleRefused(check.onAbort());
         throw new InvalidRecordStateException("Transaction of transactional.id " + transactionalId
                 + " was aborted by the ack-ledger check: " + check.reason()
-                + ". Records committed elsewhere were acknowledged as recorded, the others released for redelivery.");
+                + ". Records committed elsewhere were acknowledged as recorded, records whose delivery is over released, "
+                + "the others kept for this consumer's next poll.");
     }
 
-    private void commitAndSettle() {
+    // Kafka's commit; a timeout leaves the transaction's fate open and the retry mandatory.
+    private void commitKafka() {
         try {
             producer.commitTransaction();
+            commitPending = false;
+        } catch (TimeoutException e) {
+            commitPending = true;
+            throw e;
+        }
+    }
+
+    private Map<ShareAckParticipant, Set<TopicIdPartition>> commitAndSettle() {
+        try {
+            commitKafka();
         } catch (ProducerFencedException e) {
             onFenced();
             throw e;
@@ -151,26 +255,36 @@ final class ShareTransaction {
             if (Fencing.isFatal(e)) {
                 throw fenced(e);
             }
-            releaseStaged();
+            renewStaged();
             throw e;
         }
         inTransaction = false;
         phases.reached(TransactionPhase.COMMITTED);
-        staged.settleCommitted();
+        Map<ShareAckParticipant, Set<TopicIdPartition>> landed = staged.settleCommitted();
         phases.reached(TransactionPhase.ACKNOWLEDGED);
+        return landed;
     }
 
     /** See {@link TransactionalShareProducer#abortTransaction()}. */
     void abort() {
+        if (commitPending) {
+            // Kafka refuses this (the timed-out commit must be retried); should it ever allow it, the transaction is aborted.
+            guardFenced(producer::abortTransaction);
+            commitPending = false;
+            inTransaction = false;
+            renewStaged();
+            return;
+        }
         if (!inTransaction) {
             // Already aborted (by the ledger check or a failed commit): nothing left to undo.
             return;
         }
+        checkPending = false;
         try {
             guardFenced(producer::abortTransaction);
         } finally {
             inTransaction = false;
-            releaseStaged();
+            renewStaged();
         }
     }
 
@@ -181,18 +295,21 @@ final class ShareTransaction {
             cause.addSuppressed(e);
         }
         inTransaction = false;
-        releaseStaged();
+        renewStaged();
     }
 
-    private void releaseStaged() {
-        staged.releaseAll();
+    private void renewStaged() {
+        staged.renewAll();
         verified = false;
     }
 
     private void onFenced() {
         fenced = true;
         inTransaction = false;
-        releaseStaged();
+        commitPending = false;
+        checkPending = false;
+        // The consumer goes on with a new producer: its records stay with it.
+        renewStaged();
     }
 
     private void guardFenced(Runnable call) {
@@ -214,7 +331,7 @@ final class ShareTransaction {
         if (!(cause instanceof ProducerFencedException)) {
             try {
                 producer.abortTransaction();
-            } catch (KafkaException ignored) {
+            } catch (KafkaException | IllegalStateException ignored) {
                 // Fenced producers cannot abort; the coordinator already aborted the transaction.
             }
         }
@@ -222,8 +339,26 @@ final class ShareTransaction {
         return Fencing.epochBumped(transactionalId, cause);
     }
 
+    /** Refuses emulated commits into share groups that moved to native KIP-1289. */
+    @FunctionalInterface
+    interface ModeGuard {
+        /**
+         * @throws UnsupportedVersionException naming a group that moved (its consumers are refused from then on)
+         * @throws KafkaException               when it cannot tell (the transaction aborts, nothing is refused)
+         */
+        void check(List<String> groups);
+    }
+
     /** The ledger side of {@link AckPath#LEDGER}: {@link LedgerCommitProtocol}, or a test's fake. */
     interface LedgerCheck extends AutoCloseable {
+        /**
+         * Lets records of {@code group} join a transaction that holds records of {@code stagedGroups}:
+         * they must share one ledger partition, whose topic must be safe.
+         *
+         * @throws IllegalStateException when they do not, or the ledger topic is unsafe (naming it and the setting)
+         */
+        void admit(String group, Set<String> stagedGroups);
+
         /**
          * Writes the ledger entries of {@code staged} into the open transaction and checks them.
          *
@@ -231,8 +366,17 @@ final class ShareTransaction {
          */
         CommitCheck writeAndCheck(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, long deadlineNanos);
 
-        /** After the commit: snapshots what the last check touched, where due, each within {@code timeoutMs}; logs failures. */
-        void afterCommit(long timeoutMs);
+        /** Whether the last {@link #writeAndCheck} wrote its entry (a timeout after that leaves the transaction checkable). */
+        boolean entryWritten();
+
+        /** Goes on with the check of the entry the last {@link #writeAndCheck} wrote, which timed out. */
+        CommitCheck recheck(long deadlineNanos);
+
+        /**
+         * After the commit: records which acknowledgements landed ({@code landed}, per consumer) and
+         * snapshots what the last check touched, where due, within {@code timeoutMs}; logs failures.
+         */
+        void afterCommit(Map<ShareAckParticipant, Set<TopicIdPartition>> landed, long timeoutMs);
 
         @Override
         void close();

@@ -1,12 +1,15 @@
 package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.core.spi.ModeDecision.Fallback;
+import io.gapless.kafka.core.spi.StateTopics;
 import io.gapless.kafka.share.ledger.LedgerSettings;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -24,27 +27,41 @@ public final class ShareTransactionConfigs {
             + "<code>at-least-once</code> acknowledges after the commit (a crash in between delivers the records again, "
             + "logged as a WARN); <code>fail</code> throws UnsupportedVersionException from the constructor.";
 
-    /** Name of the ack-ledger topic, created on first use. */
+    /** Prefix of the per-group ack-ledger topics ({@code <prefix><group>}, see {@code core.spi.StateTopics}). */
+    public static final String LEDGER_TOPIC_PREFIX_CONFIG = "gapless.ledger.topic.prefix";
+    public static final String LEDGER_TOPIC_PREFIX_DEFAULT = "__gapless_ledger.";
+    private static final String LEDGER_TOPIC_PREFIX_DOC = "Prefix of the ack-ledger topics: each share group gets its own, named "
+            + "&lt;prefix&gt;&lt;group id&gt; (characters a topic name cannot hold are escaped), created on first use with one partition, "
+            + "min(3, brokers) replicas, min.insync.replicas=2 (1 without replicas), cleanup.policy=delete, infinite retention and "
+            + "unclean.leader.election.enable=false. A PREFIXED ACL on &lt;prefix&gt;&lt;group&gt; scopes a tenant to its own ledger.";
+
+    /** One ack-ledger topic for every share group, instead of one per group. */
     public static final String LEDGER_TOPIC_CONFIG = "gapless.ledger.topic";
-    public static final String LEDGER_TOPIC_DEFAULT = "__gapless_share_ack_ledger";
-    private static final String LEDGER_TOPIC_DOC = "Topic of the ack ledger the emulation writes one entry to per transaction; "
-            + "created on first use with cleanup.policy=delete and infinite retention.";
+    private static final String LEDGER_TOPIC_DOC = "One ack-ledger topic for every share group instead of one per group (unset by "
+            + "default). It must have one partition and is created and checked like the per-group ones; every group then shares "
+            + "that partition (commits of all groups are ordered together, and any principal allowed to write it can write every "
+            + "group's entries).";
 
-    /** Partitions of the ack-ledger topic when the SDK creates it; never change it afterwards. */
-    public static final String LEDGER_PARTITIONS_CONFIG = "gapless.ledger.partitions";
-    private static final String LEDGER_PARTITIONS_DOC = "Partitions of the ack-ledger topic when the SDK creates it. Every entry of a "
-            + "share group goes to one partition; never add partitions to the topic afterwards.";
-
-    /** Replication factor of the ack-ledger topic when the SDK creates it; -1 = broker default. */
+    /** Replication factor of an ack-ledger topic the SDK creates; -1 = min(3, brokers). */
     public static final String LEDGER_REPLICATION_FACTOR_CONFIG = "gapless.ledger.replication.factor";
-    private static final String LEDGER_REPLICATION_FACTOR_DOC = "Replication factor of the ack-ledger topic when the SDK creates it "
-            + "(-1: the broker's default).";
+    private static final String LEDGER_REPLICATION_FACTOR_DOC = "Replication factor of an ack-ledger topic the SDK creates (-1: "
+            + "min(3, brokers)). Set to 1 to accept an unreplicated ledger topic on a cluster of several brokers, which is refused "
+            + "otherwise.";
+
+    /** Removed: ledger topics have exactly one partition. */
+    static final String LEDGER_PARTITIONS_REMOVED_CONFIG = "gapless.ledger.partitions";
 
     /** Ledger entry bytes written to a ledger partition before a snapshot is written (KIP-1349's rule). */
     public static final String LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG = "gapless.ledger.max.record.bytes.between.snapshots";
     public static final long LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DEFAULT = 20L * 1024 * 1024;
     private static final String LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DOC = "Ledger entry bytes read from a ledger partition before the "
             + "producer writes a snapshot and deletes the entries below it (KIP-1349's bytes-based rule).";
+
+    /** Compacted topic recording which share groups moved to native KIP-1289; created on first use. */
+    public static final String MODES_TOPIC_CONFIG = "gapless.share.modes.topic";
+    public static final String MODES_TOPIC_DEFAULT = "__gapless_share_ack_modes";
+    private static final String MODES_TOPIC_DOC = "Compacted topic with one record per share group that moved from the ack-ledger "
+            + "emulation to Kafka's native KIP-1289; emulated members refuse to commit into such a group. Created on first use.";
 
     private ShareTransactionConfigs() {
     }
@@ -54,9 +71,23 @@ public final class ShareTransactionConfigs {
         return def
                 .define(FALLBACK_CONFIG, Type.STRING, Fallback.EMULATE.toString(),
                         ConfigDef.ValidString.in(Utils.enumOptions(Fallback.class)), Importance.HIGH, FALLBACK_DOC)
-                .define(LEDGER_TOPIC_CONFIG, Type.STRING, LEDGER_TOPIC_DEFAULT, new ConfigDef.NonEmptyString(),
-                        Importance.MEDIUM, LEDGER_TOPIC_DOC)
-                .define(LEDGER_PARTITIONS_CONFIG, Type.INT, 1, ConfigDef.Range.atLeast(1), Importance.LOW, LEDGER_PARTITIONS_DOC)
+                .define(LEDGER_TOPIC_PREFIX_CONFIG, Type.STRING, LEDGER_TOPIC_PREFIX_DEFAULT, ConfigDef.LambdaValidator.with((name, value) -> {
+                    try {
+                        StateTopics.forGroup((String) value, "g");
+                    } catch (IllegalArgumentException | NullPointerException e) {
+                        throw new ConfigException(name, value, e.getMessage());
+                    }
+                }, () -> "a legal topic-name prefix"), Importance.MEDIUM, LEDGER_TOPIC_PREFIX_DOC)
+                .define(LEDGER_TOPIC_CONFIG, Type.STRING, null, ConfigDef.LambdaValidator.with((name, value) -> {
+                    if (value == null) {
+                        return;
+                    }
+                    try {
+                        Topic.validate((String) value);
+                    } catch (InvalidTopicException e) {
+                        throw new ConfigException(name, value, e.getMessage());
+                    }
+                }, () -> "unset, or a legal topic name"), Importance.LOW, LEDGER_TOPIC_DOC)
                 .define(LEDGER_REPLICATION_FACTOR_CONFIG, Type.SHORT, (short) -1, ConfigDef.LambdaValidator.with((name, value) -> {
                     short rf = (Short) value;
                     if (rf == 0 || rf < -1) {
@@ -64,7 +95,8 @@ public final class ShareTransactionConfigs {
                     }
                 }, () -> "-1 or [1,...]"), Importance.LOW, LEDGER_REPLICATION_FACTOR_DOC)
                 .define(LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG, Type.LONG, LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DEFAULT,
-                        ConfigDef.Range.atLeast(1), Importance.LOW, LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DOC);
+                        ConfigDef.Range.atLeast(1), Importance.LOW, LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_DOC)
+                .define(MODES_TOPIC_CONFIG, Type.STRING, MODES_TOPIC_DEFAULT, new ConfigDef.NonEmptyString(), Importance.LOW, MODES_TOPIC_DOC);
     }
 
     /** The fallback a config parsed with these settings asks for. */
@@ -72,9 +104,23 @@ public final class ShareTransactionConfigs {
         return Fallback.of(config.getString(FALLBACK_CONFIG));
     }
 
-    /** The ledger settings a config parsed with these settings holds. */
+    /** The mode topic a config parsed with these settings names. */
+    public static String modesTopic(AbstractConfig config) {
+        return config.getString(MODES_TOPIC_CONFIG);
+    }
+
+    /**
+     * The ledger settings a config parsed with these settings holds.
+     *
+     * @throws ConfigException for the removed {@value #LEDGER_PARTITIONS_REMOVED_CONFIG}
+     */
     public static LedgerSettings ledgerSettings(AbstractConfig config) {
-        return new LedgerSettings(config.getString(LEDGER_TOPIC_CONFIG), config.getInt(LEDGER_PARTITIONS_CONFIG),
+        Object partitions = config.originals().get(LEDGER_PARTITIONS_REMOVED_CONFIG);
+        if (partitions != null) {
+            throw new ConfigException(LEDGER_PARTITIONS_REMOVED_CONFIG, partitions, "is no longer supported: an ack-ledger topic has "
+                    + "exactly one partition (each share group has its own topic, " + LEDGER_TOPIC_PREFIX_CONFIG + ")");
+        }
+        return new LedgerSettings(config.getString(LEDGER_TOPIC_PREFIX_CONFIG), config.getString(LEDGER_TOPIC_CONFIG),
                 config.getShort(LEDGER_REPLICATION_FACTOR_CONFIG), config.getLong(LEDGER_MAX_BYTES_BETWEEN_SNAPSHOTS_CONFIG));
     }
 }

@@ -9,8 +9,10 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The acknowledgements staged in one producer transaction, per consumer, as ledger ranges; and
@@ -21,6 +23,34 @@ final class StagedAcks {
 
     private final Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged = new LinkedHashMap<>();
 
+    /**
+     * Offsets of {@code ranges} that another consumer of the same share group already staged in
+     * this transaction (one of the two holds an expired delivery; one entry would commit the record
+     * twice), described for an error message; empty when there are none.
+     */
+    List<String> heldByOthers(ShareAckParticipant participant, Map<TopicIdPartition, List<LedgerRange>> ranges) {
+        List<String> clashes = new ArrayList<>();
+        String group = participant.metadata().groupId();
+        staged.forEach((other, theirs) -> {
+            if (other == participant || !other.metadata().groupId().equals(group)) {
+                return;
+            }
+            ranges.forEach((tip, mine) -> {
+                for (LedgerRange a : theirs.getOrDefault(tip, List.of())) {
+                    for (LedgerRange b : mine) {
+                        long from = Math.max(a.first(), b.first());
+                        long to = Math.min(a.last(), b.last());
+                        if (from <= to) {
+                            clashes.add(tip.topicPartition() + "@" + from + (to > from ? ".." + to : "") + " (delivery " + b.deliveryCount()
+                                    + ") is already staged in this transaction by " + other.metadata() + " (delivery " + a.deliveryCount() + ")");
+                        }
+                    }
+                }
+            });
+        });
+        return clashes;
+    }
+
     void add(ShareAckParticipant participant, Map<TopicIdPartition, List<LedgerRange>> ranges) {
         Map<TopicIdPartition, List<LedgerRange>> mine = staged.computeIfAbsent(participant, p -> new LinkedHashMap<>());
         ranges.forEach((tip, list) -> mine.computeIfAbsent(tip, t -> new ArrayList<>()).addAll(list));
@@ -30,15 +60,28 @@ final class StagedAcks {
         return staged.isEmpty();
     }
 
+    /** The share groups whose records are staged. */
+    Set<String> groups() {
+        Set<String> groups = new LinkedHashSet<>();
+        staged.keySet().forEach(p -> groups.add(p.metadata().groupId()));
+        return groups;
+    }
+
     /** What is staged, for the ledger check. */
     Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> view() {
         return Collections.unmodifiableMap(staged);
     }
 
-    /** The transaction committed: every record is acknowledged with its staged type. */
-    void settleCommitted() {
-        staged.forEach((participant, ranges) -> participant.settle(outcome(ranges)));
+    /**
+     * The transaction committed: every record is acknowledged with its staged type.
+     *
+     * @return per consumer, the partitions whose acknowledgements the share group accepted
+     */
+    Map<ShareAckParticipant, Set<TopicIdPartition>> settleCommitted() {
+        Map<ShareAckParticipant, Set<TopicIdPartition>> landed = new LinkedHashMap<>();
+        staged.forEach((participant, ranges) -> landed.put(participant, participant.settle(outcome(ranges))));
         staged.clear();
+        return landed;
     }
 
     /** The ledger check refused the transaction: each consumer settles its records as the check says. */
@@ -47,15 +90,18 @@ final class StagedAcks {
         staged.clear();
     }
 
-    /** The transaction aborted (or cannot commit): every record comes back for redelivery. */
-    void releaseAll() {
+    /**
+     * The transaction aborted (or cannot commit): every record stays with its consumer, its lock
+     * renewed (KIP-1289: aborted records return to their holder; a release would cost a delivery).
+     */
+    void renewAll() {
         staged.forEach((participant, ranges) -> {
-            Map<TopicIdPartition, Map<Long, AcknowledgeType>> release = outcome(ranges);
-            release.values().forEach(m -> m.replaceAll((o, t) -> AcknowledgeType.RELEASE));
+            Map<TopicIdPartition, Map<Long, AcknowledgeType>> renew = outcome(ranges);
+            renew.values().forEach(m -> m.replaceAll((o, t) -> AcknowledgeType.RENEW));
             try {
-                participant.settle(release);
+                participant.settle(renew);
             } catch (RuntimeException e) {
-                log.warn("Could not release staged records of {}: {}", participant.metadata(), e.toString());
+                log.warn("Could not renew the staged records of {}: {}", participant.metadata(), e.toString());
             }
         });
         staged.clear();

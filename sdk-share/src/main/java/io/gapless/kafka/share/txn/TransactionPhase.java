@@ -15,7 +15,11 @@ public enum TransactionPhase {
     /** The transaction committed; the acknowledgements have not been sent. */
     COMMITTED,
     /** The acknowledgements were sent. */
-    ACKNOWLEDGED;
+    ACKNOWLEDGED,
+    /** After a commit: a ledger snapshot is written, nothing below it deleted yet. */
+    SNAPSHOT_WRITTEN,
+    /** After a commit: the deleteRecords request below a snapshot is issued, its answer not yet in. */
+    SNAPSHOT_DELETE_ISSUED;
 
     /** Producer config key (internal, for tests) whose value is a {@link Listener} instance. */
     public static final String LISTENER_CONFIG = "gapless.internal.transaction.phase.listener";

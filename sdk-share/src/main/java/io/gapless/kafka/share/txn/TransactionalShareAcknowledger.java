@@ -46,19 +46,26 @@ public class TransactionalShareAcknowledger implements Closeable {
      * @throws ProducerFencedException if another instance with the same transactional.id took over
      */
     public void commitAcknowledgements(Map<TopicIdPartition, List<AcknowledgementBatch>> acknowledgements, ShareGroupMetadata metadata) {
+        commit(() -> producer.sendShareAcknowledgementsToTransaction(acknowledgements, metadata));
+    }
+
+    /**
+     * Same as {@link #commitAcknowledgements(Map, ShareGroupMetadata)}, with the acknowledgements in
+     * either shape (for example {@code GaplessShareConsumer.acknowledgementsForTransaction()}).
+     */
+    public void commitAcknowledgements(ShareAcknowledgements acknowledgements, ShareGroupMetadata metadata) {
+        commit(() -> producer.sendShareAcknowledgementsToTransaction(acknowledgements, metadata));
+    }
+
+    private void commit(Runnable stage) {
         producer.beginTransaction();
         try {
-            producer.sendShareAcknowledgementsToTransaction(acknowledgements, metadata);
+            stage.run();
         } catch (RuntimeException e) {
             producer.abortTransaction();
             throw e;
         }
         producer.commitTransaction();
-    }
-
-    /** Same as {@link #commitAcknowledgements(Map, ShareGroupMetadata)} with {@code acknowledgements.batches()}. */
-    public void commitAcknowledgements(ShareAcknowledgements acknowledgements, ShareGroupMetadata metadata) {
-        commitAcknowledgements(acknowledgements.batches(), metadata);
     }
 
     /** Aborts a transaction left open by a failed commit; its records come back for redelivery. */

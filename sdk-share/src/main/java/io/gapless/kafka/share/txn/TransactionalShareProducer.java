@@ -2,6 +2,7 @@ package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.core.spi.ClientIds;
 import io.gapless.kafka.share.ledger.AckLedger;
+import io.gapless.kafka.share.ledger.SnapshotPhase;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -29,7 +30,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.Future;
 
@@ -86,6 +86,7 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
             new KafkaMetricsContext("gapless.share"));
     private final ShareTransaction transaction;
     private final ShareTransaction.LedgerCheck ledgerCheck;
+    private final AckModeRegistry modes;
 
     /** Like {@link KafkaProducer#KafkaProducer(Map)}; SDK keys ({@code gapless.*}) are removed first. */
     public TransactionalShareProducer(Map<String, Object> configs) {
@@ -120,7 +121,7 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
         String configuredId = config.clientId();
         NativeShareTransactions nativeSupport = injectedNative != null ? injectedNative
                 : NativeShareTransactions.reflective(config.kafkaConfigs());
-        AckPath path = AckPath.choose(nativeSupport, config.fallback(), "Producer " + configuredId, config.ledger().topic());
+        AckPath path = AckPath.choose(nativeSupport, config.fallback(), "Producer " + configuredId, config.ledger().describe());
         this.keySerializer = keySerializer != null ? keySerializer
                 : (Serializer<K>) config.serializer(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, true);
         this.valueSerializer = valueSerializer != null ? valueSerializer
@@ -129,10 +130,28 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
         // The SDK's metrics and the ledger's clients go by the Kafka producer's own client id.
         String clientId = ClientIds.fromMetrics(delegate.metrics()).orElse(configuredId);
         TransactionPhase.Listener phases = config.phaseListener();
-        this.ledgerCheck = path != AckPath.LEDGER ? null : new LedgerCommitProtocol(
-                new AckLedger(config.kafkaConfigs(), config.ledger(), clientId, sdkMetrics), delegate, config.transactionalId(), phases);
+        // A producer that could go native still serves, with the ledger, consumers whose group has not moved to native.
+        this.ledgerCheck = path == AckPath.AT_LEAST_ONCE ? null : new LedgerCommitProtocol(new AckLedger(config.kafkaConfigs(),
+                config.ledger(), clientId, sdkMetrics, phase -> phases.reached(phase == SnapshotPhase.WRITTEN
+                        ? TransactionPhase.SNAPSHOT_WRITTEN : TransactionPhase.SNAPSHOT_DELETE_ISSUED)), delegate, config.transactionalId(), phases);
+        Map<String, Object> helperConfig = new LinkedHashMap<>(config.kafkaConfigs());
+        helperConfig.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        this.modes = new AckModeRegistry(helperConfig, config.modesTopic());
         this.transaction = new ShareTransaction(delegate, config.transactionalId(), config.maxBlockMs(), path, nativeSupport,
-                ledgerCheck, phases);
+                ledgerCheck, phases, this::refuseMovedGroups);
+    }
+
+    // Emulated members never commit into a group that moved to native KIP-1289 (sdk-share/RATIONALE.md).
+    private void refuseMovedGroups(List<String> groups) {
+        for (String group : groups) {
+            modes.nativeClaim(group).ifPresent(claim -> {
+                throw new UnsupportedVersionException(claim.describe() + "; this member still emulates it with the ack ledger, "
+                        + "which would break exactly-once, so its transaction was aborted and its consumer stops. Run every member "
+                        + "with a kafka-clients that has KIP-1289 against a broker with share.version>=3 and transaction.version>=2, "
+                        + "or stop every member and return the group to the emulation with TransactionalShareGroups.returnToEmulation "
+                        + "(MIGRATION.md)");
+            });
+        }
     }
 
     /**
@@ -164,11 +183,17 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
         transaction.stage(acknowledgements, metadata);
     }
 
-    /** Same as {@link #sendShareAcknowledgementsToTransaction(Map, ShareGroupMetadata)} with {@code acknowledgements.batches()}. */
+    /**
+     * KIP-1289's call as Kafka ships it ({@code Producer.sendShareAcknowledgementsToTransaction(ShareAcknowledgements,
+     * ShareGroupMetadata)}): stages {@code acknowledgements}, usually
+     * {@code GaplessShareConsumer.acknowledgementsForTransaction()}, in the current transaction.
+     * Otherwise as {@link #sendShareAcknowledgementsToTransaction(Map, ShareGroupMetadata)}.
+     *
+     * @throws InvalidRecordStateException also for a type id that is no {@code AcknowledgeType}
+     */
     public void sendShareAcknowledgementsToTransaction(ShareAcknowledgements acknowledgements, ShareGroupMetadata metadata)
             throws ProducerFencedException {
-        Objects.requireNonNull(acknowledgements, "acknowledgements");
-        sendShareAcknowledgementsToTransaction(acknowledgements.batches(), metadata);
+        transaction.stage(acknowledgements, metadata);
     }
 
     @Override
@@ -231,6 +256,7 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
             if (ledgerCheck != null) {
                 ledgerCheck.close();
             }
+            Utils.closeQuietly(modes, "KIP-1289 mode registry");
             Utils.closeQuietly(keySerializer, "key serializer");
             Utils.closeQuietly(valueSerializer, "value serializer");
             sdkMetrics.close();

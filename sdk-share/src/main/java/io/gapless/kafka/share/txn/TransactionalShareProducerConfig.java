@@ -45,6 +45,11 @@ public final class TransactionalShareProducerConfig extends AbstractConfig {
         return ShareTransactionConfigs.fallback(this);
     }
 
+    /** The topic recording which share groups moved to native KIP-1289. */
+    public String modesTopic() {
+        return ShareTransactionConfigs.modesTopic(this);
+    }
+
     /** The ack-ledger settings. */
     public LedgerSettings ledger() {
         return ShareTransactionConfigs.ledgerSettings(this);

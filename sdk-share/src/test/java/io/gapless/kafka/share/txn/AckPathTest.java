@@ -1,12 +1,12 @@
 package io.gapless.kafka.share.txn;
 
+import io.gapless.kafka.core.BrokerCapabilities;
 import io.gapless.kafka.core.spi.ModeDecision.Fallback;
+import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,15 +24,26 @@ class AckPathTest {
             }
 
             @Override
-            public boolean brokerSupports() {
+            public BrokerCapabilities broker() {
                 if (broker == null) {
                     throw new AssertionError("the broker is only asked when kafka-clients has the API");
                 }
-                return broker;
+                short shareVersion = (short) (broker ? 3 : 2);
+                return BrokerCapabilities.of(Map.of("share.version", shareVersion, "transaction.version", (short) 2), false);
             }
 
             @Override
-            public void sendShareAcknowledgementsToTransaction(Producer<?, ?> producer, Map<TopicIdPartition, List<AcknowledgementBatch>> acks,
+            public ShareAcknowledgements acknowledgementsForTransaction(ShareConsumer<?, ?> consumer) {
+                throw new AssertionError("not called");
+            }
+
+            @Override
+            public ShareGroupMetadata shareGroupMetadata(ShareConsumer<?, ?> consumer) {
+                throw new AssertionError("not called");
+            }
+
+            @Override
+            public void sendShareAcknowledgementsToTransaction(Producer<?, ?> producer, ShareAcknowledgements acks,
                                                                ShareGroupMetadata metadata) {
             }
         };

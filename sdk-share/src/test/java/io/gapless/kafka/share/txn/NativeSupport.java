@@ -1,5 +1,7 @@
 package io.gapless.kafka.share.txn;
 
+import io.gapless.kafka.core.BrokerCapabilities;
+import org.apache.kafka.clients.consumer.ShareConsumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicIdPartition;
 
@@ -7,10 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Injected native capabilities for unit tests. */
+/** Injected native capabilities for unit tests: records what reaches "Kafka's" API. */
 public final class NativeSupport implements NativeShareTransactions {
     final boolean supported;
+    /** Every staged set of acknowledgements, as single-type batches. */
     final List<Map<TopicIdPartition, List<AcknowledgementBatch>>> calls = new ArrayList<>();
+    /** What {@link #acknowledgementsForTransaction} answers. */
+    ShareAcknowledgements toTake = ShareAcknowledgements.empty();
 
     private NativeSupport(boolean supported) {
         this.supported = supported;
@@ -30,13 +35,23 @@ public final class NativeSupport implements NativeShareTransactions {
     }
 
     @Override
-    public boolean brokerSupports() {
-        return supported;
+    public BrokerCapabilities broker() {
+        short level = (short) (supported ? 3 : 2);
+        return BrokerCapabilities.of(Map.of("share.version", level, "transaction.version", (short) 2), false);
     }
 
     @Override
-    public void sendShareAcknowledgementsToTransaction(Producer<?, ?> producer, Map<TopicIdPartition, List<AcknowledgementBatch>> acks,
-                                                       ShareGroupMetadata metadata) {
-        calls.add(acks);
+    public ShareAcknowledgements acknowledgementsForTransaction(ShareConsumer<?, ?> consumer) {
+        return toTake;
+    }
+
+    @Override
+    public ShareGroupMetadata shareGroupMetadata(ShareConsumer<?, ?> consumer) {
+        return ShareGroupMetadata.fromKafka("g", "kafka-member", 5);
+    }
+
+    @Override
+    public void sendShareAcknowledgementsToTransaction(Producer<?, ?> producer, ShareAcknowledgements acks, ShareGroupMetadata metadata) {
+        calls.add(acks.batches());
     }
 }

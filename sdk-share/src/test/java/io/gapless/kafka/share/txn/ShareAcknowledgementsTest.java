@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,5 +78,84 @@ class ShareAcknowledgementsTest {
         assertNotEquals(new ShareGroupMetadata("g", "m", 3), new ShareGroupMetadata("g", "m", 4));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new ShareGroupMetadata(" ", "m", 0));
         assertTrue(e.getMessage().contains("' '"), e.getMessage());
+    }
+
+    // ---- KIP-1289 as Kafka ships it: the members of org.apache.kafka.clients.consumer.ShareAcknowledgements(Batch) ----
+
+    private static final byte ACCEPT = AcknowledgeType.ACCEPT.id;
+    private static final byte REJECT = AcknowledgeType.REJECT.id;
+
+    @Test
+    void kafkasBatchValidation() {
+        ShareAcknowledgementBatch one = new ShareAcknowledgementBatch(3, 5, List.of(ACCEPT));
+        assertEquals(3, one.firstOffset());
+        assertEquals(5, one.lastOffset());
+        assertEquals(List.of(ACCEPT), one.acknowledgeTypes());
+        assertEquals(List.of(ACCEPT, REJECT, ACCEPT), new ShareAcknowledgementBatch(3, 5, List.of(ACCEPT, REJECT, ACCEPT)).acknowledgeTypes());
+        assertEquals(new ShareAcknowledgementBatch(7, 7, List.of(REJECT)), new ShareAcknowledgementBatch(7, 7, List.of(REJECT)));
+        assertNotEquals(new ShareAcknowledgementBatch(7, 7, List.of(REJECT)), new ShareAcknowledgementBatch(7, 7, List.of(ACCEPT)));
+        IllegalArgumentException backwards = assertThrows(IllegalArgumentException.class,
+                () -> new ShareAcknowledgementBatch(5, 4, List.of(ACCEPT)));
+        assertTrue(backwards.getMessage().contains("lastOffset 4"), backwards.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new ShareAcknowledgementBatch(1, 1, List.of()));
+        IllegalArgumentException count = assertThrows(IllegalArgumentException.class,
+                () -> new ShareAcknowledgementBatch(1, 3, List.of(ACCEPT, REJECT)));
+        assertTrue(count.getMessage().contains("2 types for the 3 offsets"), count.getMessage());
+        assertThrows(NullPointerException.class, () -> new ShareAcknowledgementBatch(1, 1, null));
+        List<Byte> types = new java.util.ArrayList<>(List.of(ACCEPT));
+        ShareAcknowledgementBatch copied = new ShareAcknowledgementBatch(0, 0, types);
+        types.set(0, REJECT);
+        assertEquals(List.of(ACCEPT), copied.acknowledgeTypes(), "the types are copied");
+        assertThrows(UnsupportedOperationException.class, () -> copied.acknowledgeTypes().add(REJECT));
+    }
+
+    @Test
+    void kafkasConstructorCopiesDropsEmptyListsAndIsImmutable() {
+        Map<TopicIdPartition, List<ShareAcknowledgementBatch>> given = new java.util.HashMap<>();
+        given.put(P0, new java.util.ArrayList<>(List.of(new ShareAcknowledgementBatch(0, 1, List.of(ACCEPT)))));
+        given.put(P1, List.of());
+        ShareAcknowledgements acks = new ShareAcknowledgements(given);
+        given.get(P0).clear();
+        given.put(P1, List.of(new ShareAcknowledgementBatch(9, 9, List.of(ACCEPT))));
+        assertEquals(Map.of(P0, List.of(new ShareAcknowledgementBatch(0, 1, List.of(ACCEPT)))), acks.acknowledgements());
+        assertFalse(acks.isEmpty());
+        assertThrows(UnsupportedOperationException.class, () -> acks.acknowledgements().clear());
+        assertThrows(IllegalStateException.class, () -> acks.add(P0, 5, AcknowledgeType.ACCEPT));
+        assertTrue(ShareAcknowledgements.empty().isEmpty());
+        assertTrue(new ShareAcknowledgements(Map.of(P0, List.of())).isEmpty());
+        assertEquals(ShareAcknowledgements.empty(), new ShareAcknowledgements(Map.of(P1, List.of())));
+        assertThrows(NullPointerException.class, () -> new ShareAcknowledgements(null));
+        IllegalArgumentException overlap = assertThrows(IllegalArgumentException.class, () -> new ShareAcknowledgements(Map.of(P0,
+                List.of(new ShareAcknowledgementBatch(4, 6, List.of(ACCEPT)), new ShareAcknowledgementBatch(0, 4, List.of(ACCEPT))))));
+        assertTrue(overlap.getMessage().contains("0..4 and 4..6"), overlap.getMessage());
+    }
+
+    @Test
+    void kafkasShapeHasValueEqualityAndConvertsToSingleTypeBatches() {
+        ShareAcknowledgements a = new ShareAcknowledgements(Map.of(P0, List.of(new ShareAcknowledgementBatch(10, 12, List.of(ACCEPT, REJECT, REJECT)))));
+        ShareAcknowledgements b = new ShareAcknowledgements(Map.of(P0, List.of(new ShareAcknowledgementBatch(10, 12, List.of(ACCEPT, REJECT, REJECT)))));
+        assertEquals(a, b);
+        assertEquals(a.hashCode(), b.hashCode());
+        assertNotEquals(a, new ShareAcknowledgements(Map.of(P1, a.acknowledgements().get(P0))));
+        assertEquals(3, a.count());
+        assertEquals(Map.of(P0, List.of(new AcknowledgementBatch(10, 10, AcknowledgeType.ACCEPT),
+                new AcknowledgementBatch(11, 12, AcknowledgeType.REJECT))), a.batches());
+        // Record by record, consecutive offsets form one batch of Kafka's shape, as Kafka's consumer hands them out.
+        ShareAcknowledgements added = new ShareAcknowledgements().add(P0, 11, AcknowledgeType.REJECT)
+                .add(P0, 10, AcknowledgeType.ACCEPT).add(P0, 12, AcknowledgeType.REJECT).add(P0, 20, AcknowledgeType.ACCEPT);
+        assertEquals(Map.of(P0, List.of(new ShareAcknowledgementBatch(10, 12, List.of(ACCEPT, REJECT, REJECT)),
+                new ShareAcknowledgementBatch(20, 20, List.of(ACCEPT)))), added.acknowledgements());
+        assertEquals(List.of(new ShareAcknowledgementBatch(0, 2, List.of(ACCEPT))), new ShareAcknowledgements()
+                .add(P0, 0, AcknowledgeType.ACCEPT).add(P0, 1, AcknowledgeType.ACCEPT).add(P0, 2, AcknowledgeType.ACCEPT)
+                .acknowledgements().get(P0));
+        assertEquals(new ShareAcknowledgements(added.acknowledgements()), added, "both ways of building compare by content");
+    }
+
+    @Test
+    void anUnknownTypeIdIsRefusedWhenStaged() {
+        ShareAcknowledgements acks = new ShareAcknowledgements(Map.of(P0, List.of(new ShareAcknowledgementBatch(1, 1, List.of((byte) 9)))));
+        org.apache.kafka.common.errors.InvalidRecordStateException e = assertThrows(
+                org.apache.kafka.common.errors.InvalidRecordStateException.class, acks::batches);
+        assertTrue(e.getMessage().contains("type id 9"), e.getMessage());
     }
 }

@@ -41,7 +41,7 @@ final class ShareRecords {
     }
 
     /** Records "offset:TYPE" for every acknowledgement and counts commits. */
-    static final class RecordingShareConsumer extends MockShareConsumer<String, String> {
+    static class RecordingShareConsumer extends MockShareConsumer<String, String> {
         final List<String> acks = new ArrayList<>();
         int commits;
 

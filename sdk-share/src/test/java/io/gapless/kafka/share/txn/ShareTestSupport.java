@@ -30,20 +30,29 @@ final class ShareTestSupport {
     }
 
     static void configureGroup(EmbeddedKafka kafka, String group, int lockMs) throws Exception {
+        configureGroup(kafka, group, lockMs, 10);
+    }
+
+    static void configureGroup(EmbeddedKafka kafka, String group, int lockMs, int deliveryLimit) throws Exception {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
         kafka.admin().incrementalAlterConfigs(Map.of(resource, List.of(
                 new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET),
                 new AlterConfigOp(new ConfigEntry("share.record.lock.duration.ms", Integer.toString(lockMs)), AlterConfigOp.OpType.SET),
-                new AlterConfigOp(new ConfigEntry("share.delivery.count.limit", "10"), AlterConfigOp.OpType.SET))))
+                new AlterConfigOp(new ConfigEntry("share.delivery.count.limit", Integer.toString(deliveryLimit)), AlterConfigOp.OpType.SET))))
                 .all().get(30, TimeUnit.SECONDS);
     }
 
     static void produce(EmbeddedKafka kafka, String topic, int count) {
+        produce(kafka, topic, count, "v");
+    }
+
+    /** {@code count} records to partition 0 of {@code topic}, values {@code <prefix>0..}. */
+    static void produce(EmbeddedKafka kafka, String topic, int count, String prefix) {
         Map<String, Object> props = new HashMap<>();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         try (KafkaProducer<String, String> p = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
             for (int i = 0; i < count; i++) {
-                p.send(new ProducerRecord<>(topic, 0, "k" + i, "v" + i));
+                p.send(new ProducerRecord<>(topic, 0, "k" + i, prefix + i));
             }
         }
     }

@@ -51,15 +51,37 @@ class ShareTransactionTest {
         final List<Function<Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>>, CommitCheck>> verdicts = new ArrayList<>();
         final List<Map<TopicIdPartition, List<LedgerRange>>> checked = new ArrayList<>();
         int afterCommits;
+        int rechecks;
+        boolean written = true;
 
         @Override
         public CommitCheck writeAndCheck(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, long deadlineNanos) {
-            staged.values().forEach(checked::add);
+            // A copy: what was staged when the check ran, not what is staged later.
+            staged.values().forEach(m -> {
+                Map<TopicIdPartition, List<LedgerRange>> copy = new LinkedHashMap<>();
+                m.forEach((tip, list) -> copy.put(tip, List.copyOf(list)));
+                checked.add(copy);
+            });
             return verdicts.isEmpty() ? CommitCheck.clear() : verdicts.remove(0).apply(staged);
         }
 
         @Override
-        public void afterCommit(long timeoutMs) {
+        public void admit(String group, java.util.Set<String> stagedGroups) {
+        }
+
+        @Override
+        public boolean entryWritten() {
+            return written;
+        }
+
+        @Override
+        public CommitCheck recheck(long deadlineNanos) {
+            rechecks++;
+            return verdicts.isEmpty() ? CommitCheck.clear() : verdicts.remove(0).apply(Map.of());
+        }
+
+        @Override
+        public void afterCommit(Map<ShareAckParticipant, java.util.Set<TopicIdPartition>> landed, long timeoutMs) {
             afterCommits++;
         }
 
@@ -77,7 +99,7 @@ class ShareTransactionTest {
 
     private ShareTransaction transaction(AckPath path) {
         consumer = new ConsumerTransactionSupport<>(path, kafkaConsumer, "g", "c", Map.of(),
-                new LedgerSettings("ledger", 1, (short) -1, 1024), topic -> TIP.topicId());
+                new LedgerSettings("ledger.", null, (short) -1, 1024), topic -> TIP.topicId());
         consumer.hold(records(TP, 0, 1, 2));
         producer.initTransactions();
         return new ShareTransaction(producer, "txn", 1_000, path, NativeSupport.unsupported(),
@@ -156,7 +178,21 @@ class ShareTransactionTest {
     }
 
     @Test
-    void aLedgerCheckThatCannotDecideAbortsAndReleases() {
+    void aLedgerCheckThatCannotWriteItsEntryAbortsAndKeepsTheRecords() {
+        ShareTransaction tx = transaction(AckPath.LEDGER);
+        ledger.written = false;
+        ledger.verdicts.add(staged -> {
+            throw new TimeoutException("the ledger entry was not acknowledged in time");
+        });
+        tx.begin();
+        tx.stage(batch(TIP, 0, 1, AcknowledgeType.ACCEPT), consumer.metadata());
+        assertThrows(TimeoutException.class, tx::commit);
+        assertTrue(producer.transactionAborted());
+        assertEquals(List.of("0:RENEW", "1:RENEW"), kafkaConsumer.acks);
+    }
+
+    @Test
+    void aLedgerCheckThatTimesOutAfterItsEntryIsRetriedLikeKafkasCommit() {
         ShareTransaction tx = transaction(AckPath.LEDGER);
         ledger.verdicts.add(staged -> {
             throw new TimeoutException("earlier transactions did not resolve");
@@ -164,18 +200,24 @@ class ShareTransactionTest {
         tx.begin();
         tx.stage(batch(TIP, 0, 1, AcknowledgeType.ACCEPT), consumer.metadata());
         assertThrows(TimeoutException.class, tx::commit);
-        assertTrue(producer.transactionAborted());
-        assertEquals(List.of("0:RELEASE", "1:RELEASE"), kafkaConsumer.acks);
+        assertFalse(producer.transactionAborted(), "the entry is written: the transaction stays open for the retry");
+        assertEquals(List.of(), kafkaConsumer.acks);
+        assertThrows(IllegalStateException.class, () -> tx.stage(batch(TIP, 2, 2, AcknowledgeType.ACCEPT), consumer.metadata()));
+        tx.commit();
+        assertEquals(1, ledger.rechecks, "the retry goes on checking the entry already written");
+        assertEquals(1, ledger.checked.size(), "no second entry in the same transaction");
+        assertTrue(producer.transactionCommitted());
+        assertEquals(List.of("0:ACCEPT", "1:ACCEPT"), kafkaConsumer.acks);
     }
 
     @Test
-    void aFencedProducerReleasesItsRecordsAndStagesNothingMore() {
+    void aFencedProducerLeavesItsRecordsWithTheConsumerAndStagesNothingMore() {
         ShareTransaction tx = transaction(AckPath.AT_LEAST_ONCE);
         tx.begin();
         tx.stage(batch(TIP, 0, 1, AcknowledgeType.ACCEPT), consumer.metadata());
         producer.commitTransactionException = new ProducerFencedException("a newer instance took over");
         assertThrows(ProducerFencedException.class, tx::commit);
-        assertEquals(List.of("0:RELEASE", "1:RELEASE"), kafkaConsumer.acks);
+        assertEquals(List.of("0:RENEW", "1:RENEW"), kafkaConsumer.acks);
         ProducerFencedException again = assertThrows(ProducerFencedException.class,
                 () -> tx.stage(batch(TIP, 2, 2, AcknowledgeType.ACCEPT), consumer.metadata()));
         assertTrue(again.getMessage().contains("was fenced"), again.getMessage());
@@ -190,27 +232,27 @@ class ShareTransactionTest {
                 new InvalidProducerEpochException("epoch bumped"));
         ProducerFencedException e = assertThrows(ProducerFencedException.class, tx::commit);
         assertInstanceOf(KafkaException.class, e.getCause());
-        assertEquals(List.of("0:RELEASE"), kafkaConsumer.acks);
+        assertEquals(List.of("0:RENEW"), kafkaConsumer.acks);
     }
 
     @Test
-    void anyOtherCommitFailureReleasesTheRecords() {
+    void anyOtherCommitFailureKeepsTheRecords() {
         ShareTransaction tx = transaction(AckPath.AT_LEAST_ONCE);
         tx.begin();
         tx.stage(batch(TIP, 0, 1, AcknowledgeType.ACCEPT), consumer.metadata());
         producer.commitTransactionException = new KafkaException("broker said no");
         assertThrows(KafkaException.class, tx::commit);
-        assertEquals(List.of("0:RELEASE", "1:RELEASE"), kafkaConsumer.acks);
+        assertEquals(List.of("0:RENEW", "1:RENEW"), kafkaConsumer.acks);
     }
 
     @Test
-    void anAbortReleasesEveryStagedRecord() {
+    void anAbortKeepsEveryStagedRecord() {
         ShareTransaction tx = transaction(AckPath.LEDGER);
         tx.begin();
         tx.stage(acceptTwoRejectOne(), consumer.metadata());
         tx.abort();
         assertTrue(producer.transactionAborted());
-        assertEquals(List.of("0:RELEASE", "1:RELEASE", "2:RELEASE"), kafkaConsumer.acks);
+        assertEquals(List.of("0:RENEW", "1:RENEW", "2:RENEW"), kafkaConsumer.acks);
         assertEquals(List.of(), ledger.checked, "no ledger entry for an aborted transaction");
     }
 
@@ -233,5 +275,73 @@ class ShareTransactionTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> tx.stage(batch(TIP, 0, 0, AcknowledgeType.ACCEPT), metadata));
         assertTrue(e.getMessage().contains("does not belong to an open GaplessShareConsumer"), e.getMessage());
+    }
+
+    /** A second member of the same group, holding {@code offsets} of TP in delivery {@code delivery}. */
+    private ConsumerTransactionSupport<String, String> secondMember(RecordingShareConsumer kafka, int delivery, long... offsets) {
+        ConsumerTransactionSupport<String, String> other = new ConsumerTransactionSupport<>(AckPath.LEDGER, kafka, "g", "c2", Map.of(),
+                new LedgerSettings("ledger.", null, (short) -1, 1024), topic -> TIP.topicId());
+        List<org.apache.kafka.clients.consumer.ConsumerRecord<String, String>> list = new ArrayList<>();
+        for (long o : offsets) {
+            list.add(ShareRecords.record(TP, o, delivery));
+        }
+        other.hold(new org.apache.kafka.clients.consumer.ConsumerRecords<>(Map.of(TP, list), Map.of()));
+        return other;
+    }
+
+    @Test
+    void oneRecordFromTwoConsumersOfTheGroupCannotJoinOneTransaction() {
+        // Hole 2: C1 holds r in delivery 1 (its lock expired), C2 of the same group got r in delivery 2.
+        ShareTransaction tx = transaction(AckPath.LEDGER);
+        RecordingShareConsumer kafka2 = new RecordingShareConsumer();
+        try (ConsumerTransactionSupport<String, String> c2 = secondMember(kafka2, 2, 1)) {
+            tx.begin();
+            tx.stage(batch(TIP, 1, 1, AcknowledgeType.ACCEPT), consumer.metadata());
+            InvalidRecordStateException refused = null;
+            try {
+                tx.stage(batch(TIP, 1, 1, AcknowledgeType.ACCEPT), c2.metadata());
+            } catch (InvalidRecordStateException e) {
+                refused = e;
+            }
+            tx.commit();
+            List<String> acks = new ArrayList<>(kafkaConsumer.acks);
+            acks.addAll(kafka2.acks);
+            assertEquals(List.of("1:ACCEPT"), acks, "in-0@1 committed in one transaction for two consumers of group g");
+            assertTrue(refused != null && refused.getMessage().contains("in-0@1"), String.valueOf(refused));
+            assertEquals(List.of(), kafka2.acks, "the second member's staging was refused as a whole: nothing of it settled");
+        }
+    }
+
+    @Test
+    void anAbortKeepsTheHoldersLocksWithRenew() {
+        // Hole 5: KIP-1289 returns aborted records to ACQUIRED with their holder; a release burns a delivery.
+        ShareTransaction tx = transaction(AckPath.LEDGER);
+        tx.begin();
+        tx.stage(batch(TIP, 0, 1, AcknowledgeType.ACCEPT), consumer.metadata());
+        tx.abort();
+        assertEquals(List.of("0:RENEW", "1:RENEW"), kafkaConsumer.acks, "an aborted transaction must not cost its records a delivery");
+    }
+
+    @Test
+    void nothingCanBeStagedWhileATimedOutCommitMustBeRetried() {
+        // Hole 7: Kafka's contract: a commitTransaction() that timed out must be retried (or aborted).
+        ShareTransaction tx = transaction(AckPath.LEDGER);
+        tx.begin();
+        tx.stage(batch(TIP, 0, 1, AcknowledgeType.ACCEPT), consumer.metadata());
+        producer.commitTransactionException = new TimeoutException("commit timed out");
+        assertThrows(TimeoutException.class, tx::commit);
+        producer.commitTransactionException = null;
+        IllegalStateException refused = null;
+        try {
+            tx.stage(batch(TIP, 2, 2, AcknowledgeType.ACCEPT), consumer.metadata());
+        } catch (IllegalStateException e) {
+            refused = e;
+        }
+        tx.commit();
+        boolean inLedger = ledger.checked.stream().flatMap(m -> m.values().stream()).flatMap(List::stream).anyMatch(r -> r.contains(2));
+        assertTrue(refused != null || inLedger, "in-0@2 was committed (acknowledged: " + kafkaConsumer.acks
+                + ") without a ledger entry; the ledger saw only " + ledger.checked);
+        assertTrue(refused != null && refused.getMessage().contains("must be retried"), String.valueOf(refused));
+        assertEquals(List.of("0:ACCEPT", "1:ACCEPT"), kafkaConsumer.acks);
     }
 }

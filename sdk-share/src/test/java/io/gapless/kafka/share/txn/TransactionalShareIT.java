@@ -88,6 +88,12 @@ class TransactionalShareIT {
         return got.get();
     }
 
+    private static List<Long> offsets(ConsumerRecords<String, String> records) {
+        List<Long> offsets = new ArrayList<>();
+        records.forEach(r -> offsets.add(r.offset()));
+        return offsets;
+    }
+
     private List<String> pollAll(GaplessShareConsumer<String, String> c, int expected) {
         List<ConsumerRecord<String, String>> all = new ArrayList<>();
         while (all.size() < expected) {
@@ -177,8 +183,11 @@ class TransactionalShareIT {
         p.abortTransaction();
         assertEquals(List.of(), committedValues(kafka, output));
 
+        // KIP-1289: the aborted records return to their holder, their lock renewed: the next poll hands them out again,
+        // in the same delivery (an abort costs no delivery).
         ConsumerRecords<String, String> again = pollUntil(c, 1);
-        assertTrue(again.iterator().next().deliveryCount().orElseThrow() > 1, "redelivered after the abort");
+        assertEquals(offsets(first), offsets(again), "the aborted records come back to their holder");
+        assertEquals(first.iterator().next().deliveryCount(), again.iterator().next().deliveryCount(), "in the same delivery");
         process(p, c, again, output);
         drainAndCommit(p, c);
         assertExactlyOnce();
@@ -355,6 +364,64 @@ class TransactionalShareIT {
         // A fresh reader starts from the truncated log and still settles redeliveries from the snapshot.
         GaplessShareConsumer<String, String> late = consumer();
         assertEquals(0, late.poll(Duration.ofMillis(500)).count());
+    }
+
+    @Test
+    void abortsAndRefusalsDoNotCostTheRecordsADelivery() throws Exception {
+        // Hole 5: with share.delivery.count.limit=2, two releases archive a record; aborts keep the holder's lock instead.
+        configureGroup(kafka, group, 2000, 2);
+        GaplessShareConsumer<String, String> c = consumer();
+        TransactionalShareProducer<String, String> p = producer(TestTopics.unique("txn"));
+        List<Integer> handedOut = new ArrayList<>();
+        for (int attempt = 0; attempt < 3; attempt++) {
+            ConsumerRecords<String, String> records = ConsumerRecords.empty();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (records.isEmpty() && System.nanoTime() < deadline) {
+                records = c.poll(Duration.ofMillis(200));
+            }
+            handedOut.add(records.count());
+            if (records.isEmpty()) {
+                break;
+            }
+            ConsumerRecords<String, String> batch = records;
+            p.beginTransaction();
+            batch.forEach(r -> p.send(new ProducerRecord<>(output, r.key(), r.value())));
+            p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(batch, AcknowledgeType.ACCEPT), c.shareGroupMetadata());
+            p.abortTransaction();
+        }
+        assertEquals(3, handedOut.size(), "records handed out per attempt: " + handedOut);
+        drainAndCommit(p, c);
+        assertExactlyOnce();
+    }
+
+    @Test
+    void aTransactionCannotSpanTheLedgersOfTwoShareGroups() throws Exception {
+        // Hole 8: two ledger partitions in one transaction can wait on each other; each group has its own ledger topic.
+        String otherGroup = TestTopics.unique("tx-other");
+        configureGroup(kafka, otherGroup, 2000);
+        Map<String, Object> first = consumerConfig(kafka, group, ledger);
+        first.remove(GaplessShareConfig.LEDGER_TOPIC_CONFIG);
+        Map<String, Object> second = consumerConfig(kafka, otherGroup, ledger);
+        second.remove(GaplessShareConfig.LEDGER_TOPIC_CONFIG);
+        GaplessShareConsumer<String, String> c1 = new GaplessShareConsumer<>(first);
+        GaplessShareConsumer<String, String> c2 = new GaplessShareConsumer<>(second);
+        closeables.add(c1);
+        closeables.add(c2);
+        c1.subscribe(List.of(input));
+        c2.subscribe(List.of(input));
+        Map<String, Object> config = producerConfig(kafka, TestTopics.unique("txn"), ledger);
+        config.remove(GaplessShareConfig.LEDGER_TOPIC_CONFIG);
+        TransactionalShareProducer<String, String> p = new TransactionalShareProducer<>(config);
+        closeables.add(p);
+        p.initTransactions();
+        ConsumerRecords<String, String> r1 = pollUntil(c1, 1);
+        ConsumerRecords<String, String> r2 = pollUntil(c2, 1);
+        p.beginTransaction();
+        p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(r1, AcknowledgeType.ACCEPT), c1.shareGroupMetadata());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> p.sendShareAcknowledgementsToTransaction(
+                ShareAcknowledgements.fromRecords(r2, AcknowledgeType.ACCEPT), c2.shareGroupMetadata()));
+        assertTrue(e.getMessage().contains(group) && e.getMessage().contains(otherGroup), e.getMessage());
+        p.commitTransaction();
     }
 
     private static final class SimulatedCrash extends RuntimeException {

@@ -87,7 +87,7 @@ class TransactionalShareProducerTest {
     }
 
     @Test
-    void commitAcknowledgesAsStagedAndAbortReleases() {
+    void commitAcknowledgesAsStagedAndAbortKeepsTheRecords() {
         GaplessShareConsumer<String, String> c = consumer(GaplessShareConfig.FALLBACK_AT_LEAST_ONCE);
         TransactionalShareProducer<String, String> p = producer(GaplessShareConfig.FALLBACK_AT_LEAST_ONCE, NativeSupport.unsupported());
         ConsumerRecords<String, String> records = poll(c, 3);
@@ -100,7 +100,7 @@ class TransactionalShareProducerTest {
         acks.add(list.get(0), AcknowledgeType.ACCEPT).add(list.get(1), AcknowledgeType.REJECT);
         p.sendShareAcknowledgementsToTransaction(acks, c.shareGroupMetadata());
         p.abortTransaction();
-        assertEquals(List.of("0:RELEASE", "1:RELEASE"), mockConsumer.acks);
+        assertEquals(List.of("0:RENEW", "1:RENEW"), mockConsumer.acks);
         assertTrue(mockProducer.transactionAborted());
 
         // The third record was never staged: the next poll releases it.

@@ -33,6 +33,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.internals.ExponentialBackoff;
@@ -160,7 +161,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
             read();
             guarded("open the producer of", () -> {
                 ensureProducer();
-                return needs(describeTopic(), () -> producer.partitionsFor(topic));
+                return onBaselineTopic(describeTopic(), () -> producer.partitionsFor(topic));
             });
         } catch (InterruptException e) {
             throw e;
@@ -187,7 +188,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     public GroupBaseline read() {
         return guarded("read", () -> {
             ensureOpen();
-            return needs(aclOnTopic("Read"), () -> readUpTo(reader.endOffsets(List.of(groupPartition), timeout).get(groupPartition)));
+            return onBaselineTopic(aclOnTopic("Read"), () -> readUpTo(reader.endOffsets(List.of(groupPartition), timeout).get(groupPartition)));
         });
     }
 
@@ -199,7 +200,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     public GroupBaseline readThrough(long offset) {
         return guarded("read", () -> {
             ensureOpen();
-            return needs(aclOnTopic("Read"), () -> readUpTo(offset + 1));
+            return onBaselineTopic(aclOnTopic("Read"), () -> readUpTo(offset + 1));
         });
     }
 
@@ -221,6 +222,22 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     }
 
     /**
+     * Whether the baseline topic exists, without creating it (every other call creates it on
+     * first use): read-only tools ask this first, so that looking at a group never creates a topic.
+     */
+    public boolean topicExists() {
+        return guarded("describe the topic of", () -> {
+            ensureAdmin();
+            return describeBaselineTopic().isPresent();
+        });
+    }
+
+    /** The partition of the baseline topic that holds the group's records; empty before the first read. */
+    public Optional<TopicPartition> partition() {
+        return Optional.ofNullable(groupPartition);
+    }
+
+    /**
      * Appends records to the group's partition and waits until they are acknowledged by all
      * in-sync replicas; returns the offset of the last one.
      */
@@ -229,7 +246,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
             ensureOpen();
             ensureProducer();
             try {
-                return needs(aclOnTopic("Write"), () -> send(records));
+                return onBaselineTopic(aclOnTopic("Write"), () -> send(records));
             } catch (Exception e) {
                 discardProducer();
                 throw e;
@@ -295,7 +312,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
      * group): committed offsets for a consumer group, initialized start offsets for a share group.
      */
     public boolean groupHasCommittedOffsets() {
-        return guarded("list committed offsets of group " + group + " for", () -> needs(describeGroup(), () -> {
+        return guarded("list committed offsets of group " + group + " for", () -> onGroup(() -> {
             ensureAdmin();
             if (groupType == GroupType.SHARE) {
                 return admin.listShareGroupOffsets(Map.of(group, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()))
@@ -309,7 +326,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
 
     /** The topics the consumer group has committed offsets for now (none when the group does not exist). */
     public java.util.Set<String> committedTopics() {
-        return guarded("list committed offsets of group " + group + " for", () -> needs(describeGroup(), () -> {
+        return guarded("list committed offsets of group " + group + " for", () -> onGroup(() -> {
             ensureAdmin();
             java.util.Set<String> out = new java.util.TreeSet<>();
             admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS)
@@ -346,7 +363,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
 
     /** The number of members the consumer group has now (0 when it does not exist). */
     public int groupMembers() {
-        return guarded("describe group " + group + " for", () -> needs(describeGroup(), () -> {
+        return guarded("describe group " + group + " for", () -> onGroup(() -> {
             ensureAdmin();
             try {
                 ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
@@ -394,16 +411,28 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     }
 
     /** Runs {@code call}; a refusal by the broker comes out as Kafka's own exception type, naming {@code acl}. */
-    private static <T> T needs(String acl, Call<T> call) throws Exception {
+    private static <T> T needs(String acl, ResourceType type, String name, Call<T> call) throws Exception {
         try {
             return call.call();
         } catch (Exception e) {
-            AuthorizationException explained = Authorization.explain(e, acl);
+            AuthorizationException explained = Authorization.explain(e, acl, type, name);
             if (explained != null) {
                 throw explained;
             }
             throw e;
         }
+    }
+
+    private static <T> T needs(String acl, Call<T> call) throws Exception {
+        return needs(acl, null, null, call);
+    }
+
+    private <T> T onBaselineTopic(String acl, Call<T> call) throws Exception {
+        return needs(acl, ResourceType.TOPIC, topic, call);
+    }
+
+    private <T> T onGroup(Call<T> call) throws Exception {
+        return needs(describeGroup(), ResourceType.GROUP, group, call);
     }
 
     private String aclOnTopic(String operation) {
@@ -532,9 +561,9 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         KafkaFuture<TopicDescription> described = admin.describeTopics(List.of(topic)).topicNameValues().get(topic);
         KafkaFuture<Config> configured = admin.describeConfigs(List.of(resource)).values().get(resource);
         KafkaFuture<Collection<Node>> nodes = admin.describeCluster().nodes();
-        Optional<TopicDescription> existing = needs(describeTopic(), () -> present(described));
+        Optional<TopicDescription> existing = onBaselineTopic(describeTopic(), () -> present(described));
         if (existing.isPresent()) {
-            verifyTopicConfig(needs(aclOnTopic("DescribeConfigs"), () -> topicConfig(configured, resource)));
+            verifyTopicConfig(onBaselineTopic(aclOnTopic("DescribeConfigs"), () -> topicConfig(configured, resource)));
             return new TopicState(existing.get().partitions().size(), false);
         }
         Optional<Short> replicas = createdReplicationFactor(nodes);
@@ -544,7 +573,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         CreateTopicsResult creation = admin.createTopics(List.of(newTopic));
         boolean created = false;
         try {
-            needs("Create on topic " + topic + " (or on the cluster), or create the topic beforehand",
+            onBaselineTopic("Create on topic " + topic + " (or on the cluster), or create the topic beforehand",
                     () -> creation.all().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
             created = true;
             log.info("Created the group baseline topic {} ({} partition(s), replication factor {}, compacted, LogAppendTime)", topic,
@@ -554,10 +583,10 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
                 throw e;
             }
         }
-        existing = needs(describeTopic(), this::awaitBaselineTopic);
+        existing = onBaselineTopic(describeTopic(), this::awaitBaselineTopic);
         Optional<Config> returned = created ? createdConfig(creation) : Optional.empty();
         verifyTopicConfig(returned.isPresent() ? returned.get()
-                : needs(aclOnTopic("DescribeConfigs"), () -> topicConfig(admin.describeConfigs(List.of(resource)).values().get(resource), resource)));
+                : onBaselineTopic(aclOnTopic("DescribeConfigs"), () -> topicConfig(admin.describeConfigs(List.of(resource)).values().get(resource), resource)));
         return new TopicState(existing.orElseThrow().partitions().size(), created);
     }
 
@@ -646,8 +675,10 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         if (cause instanceof BaselineUnavailableException bue) {
             return bue;
         }
+        String why = cause instanceof TimeoutException ? "timed out after " + timeout.toMillis() + " ms ("
+                + io.gapless.kafka.core.GaplessConsumerConfig.BASELINE_TIMEOUT_MS_CONFIG + ")" : cause.toString();
         return new BaselineUnavailableException("Cannot " + what + " the group baseline of group " + group + " in topic "
-                + topic + ": " + cause, cause);
+                + topic + ": " + why, cause);
     }
 
     /** Same as {@link #close(Duration)} with five seconds. */

@@ -147,6 +147,16 @@ public final class GroupBaseline {
         return n == null ? OptionalInt.empty() : OptionalInt.of(n);
     }
 
+    /** How many share-group partitions have a recorded start offset. */
+    public int startOffsetCount() {
+        return startOffsets.size();
+    }
+
+    /** How many format-1 topic entries (written before snapshots existed) the current incarnation has. */
+    public int topicEntryCount() {
+        return entries.size();
+    }
+
     /** A format-1 entry for the topic, written before snapshots existed. */
     public Optional<TopicEntry> entry(String topic, Uuid topicId) {
         return Optional.ofNullable(entries.get(key(topic, topicId)));

@@ -1,0 +1,69 @@
+package io.gapless.kafka.cli;
+
+import io.gapless.kafka.testkit.EmbeddedKafka;
+import io.gapless.kafka.testkit.EmbeddedKafkaTest;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The shaded jar as an operator runs it: {@code java -jar gapless-cli.jar ...} in its own JVM, with its real exit code. */
+@EmbeddedKafkaTest
+class GaplessCliJarIT {
+    private static final Path JAR = Path.of(System.getProperty("gapless.cli.jar", "target/gapless-cli.jar"));
+    private final EmbeddedKafka kafka;
+
+    GaplessCliJarIT(EmbeddedKafka kafka) {
+        this.kafka = kafka;
+    }
+
+    private static Cli.Result java(String... args) throws IOException, InterruptedException {
+        assertTrue(Files.isRegularFile(JAR), JAR.toAbsolutePath() + " is built by the package phase");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-jar", JAR.toString()));
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile("gapless-cli", ".out");
+        Path err = Files.createTempFile("gapless-cli", ".err");
+        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("java -jar " + String.join(" ", args) + " did not end within 120 s");
+        }
+        Cli.Result r = new Cli.Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        Files.delete(out);
+        Files.delete(err);
+        return r;
+    }
+
+    @Test
+    void theJarRunsWithEverythingItNeeds() throws Exception {
+        Cli.Result version = java("--version");
+        assertEquals(0, version.code(), version.toString());
+        assertTrue(version.out().startsWith("gapless 0.1.0") && version.out().contains("kafka-clients 4.4.0"), version.toString());
+
+        Cli.Result probe = java("probe", "--bootstrap-server", kafka.bootstrapServers());
+        assertEquals(0, probe.code(), probe.toString());
+        assertTrue(probe.out().contains("KIP-1327 Kafka Streams, group.protocol=streams"), "Kafka Streams' decision loads from the jar: " + probe);
+        assertTrue(probe.out().contains("KIP-1289 transactional share acknowledgements"), probe.toString());
+    }
+
+    @Test
+    void failuresExitWithOneAndSayWhyOnStderr() throws Exception {
+        Cli.Result unreachable = java("share-settings", "describe", "g", "--bootstrap-server", Cli.unreachable(), "--timeout", "1000");
+        assertEquals(1, unreachable.code(), unreachable.toString());
+        assertTrue(unreachable.err().contains("Error: Timed out"), unreachable.toString());
+        assertEquals("", unreachable.out());
+
+        Cli.Result usage = java("ledger", "status");
+        assertEquals(1, usage.code(), usage.toString());
+        assertTrue(usage.err().contains("Usage: gapless ledger status"), usage.toString());
+    }
+}

@@ -1,0 +1,16 @@
+package io.gapless.kafka.share.ledger;
+
+/**
+ * Offsets of a share-partition below {@code offset} were acknowledged or archived for good when a
+ * snapshot read the share-partition start offset; {@code maxDelivery} is the highest delivery
+ * count of the committed ranges pruned below it. A delivery with a higher count than that can only
+ * come from a later incarnation of the share-partition (offsets reset, group or topic re-created).
+ * {@link #DEAD} marks a share-partition whose topic id no longer exists.
+ */
+record Watermark(long offset, short maxDelivery) {
+    static final Watermark DEAD = new Watermark(Long.MAX_VALUE, Short.MAX_VALUE);
+
+    Watermark merge(Watermark other) {
+        return new Watermark(Math.max(offset, other.offset), (short) Math.max(maxDelivery, other.maxDelivery));
+    }
+}

@@ -1,0 +1,204 @@
+package io.gapless.kafka.share.txn;
+
+import io.gapless.kafka.core.spi.ConnectionConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Which share groups run KIP-1289 natively: one record per group in a small compacted topic
+ * ({@code gapless.share.modes.topic}), written once when a group moves from the ack-ledger
+ * emulation to Kafka's own transactional acknowledgements, removed (a tombstone) when an operator
+ * moves it back. Emulated members read it before each commit and refuse to commit into a group
+ * that moved; see sdk-share/RATIONALE.md ("Emulated and native members never mix") for why the
+ * order of the two reads makes that safe. Helper clients are created on first use; used from one
+ * thread at a time.
+ */
+final class AckModeRegistry implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(AckModeRegistry.class);
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    static final String NATIVE = "native";
+
+    /** A group's move to native: when, and which client did it. */
+    record NativeClaim(String group, Instant since, String byClient) {
+        String describe() {
+            return "share group " + group + " runs KIP-1289 natively since " + since + " (moved by client " + byClient + ")";
+        }
+    }
+
+    private final Map<String, Object> connection;
+    private final String topic;
+    private final TopicPartition partition;
+    private final Map<String, NativeClaim> claims = new HashMap<>();
+    private Admin admin;
+    private KafkaConsumer<byte[], byte[]> reader;
+    private KafkaProducer<byte[], byte[]> writer;
+    private boolean topicReady;
+
+    /** @param clientConfig the owning client's settings (connection and security are used); {@code client.id} names the helpers */
+    AckModeRegistry(Map<String, Object> clientConfig, String topic) {
+        this.connection = ConnectionConfigs.from(clientConfig, "ack-modes");
+        this.topic = topic;
+        this.partition = new TopicPartition(topic, 0);
+    }
+
+    String topic() {
+        return topic;
+    }
+
+    /** The group's native claim as the topic says now (read to its end), if it moved to native. */
+    Optional<NativeClaim> nativeClaim(String group) {
+        readToEnd();
+        return Optional.ofNullable(claims.get(group));
+    }
+
+    /** Records that {@code group} runs natively from now on; returns once the record is replicated. */
+    NativeClaim claimNative(String group, String byClient) {
+        ensureTopic();
+        NativeClaim claim = new NativeClaim(group, Instant.now(), byClient);
+        String value = NATIVE + ";" + claim.since().toEpochMilli() + ";" + byClient;
+        send(new ProducerRecord<>(topic, 0, key(group), value.getBytes(StandardCharsets.UTF_8)));
+        claims.put(group, claim);
+        log.info("Share group {} moved to native KIP-1289 (recorded in {})", group, topic);
+        return claim;
+    }
+
+    /** Removes the group's native claim: emulated members may take it over again. */
+    void release(String group) {
+        ensureTopic();
+        send(new ProducerRecord<>(topic, 0, key(group), null));
+        claims.remove(group);
+        log.info("Share group {} returned to the ack-ledger emulation of KIP-1289 (tombstone in {})", group, topic);
+    }
+
+    private static byte[] key(String group) {
+        return group.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void send(ProducerRecord<byte[], byte[]> record) {
+        try {
+            writer().send(record).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while writing to " + topic, e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof KafkaException ke ? ke : new KafkaException("Cannot write to " + topic, e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new TimeoutException("Timed out writing to " + topic, e);
+        }
+    }
+
+    private void readToEnd() {
+        ensureTopic();
+        KafkaConsumer<byte[], byte[]> r = reader();
+        long end = r.endOffsets(List.of(partition), TIMEOUT).get(partition);
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (r.position(partition, TIMEOUT) < end) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("Timed out reading " + topic + " up to offset " + end);
+            }
+            for (ConsumerRecord<byte[], byte[]> record : r.poll(Duration.ofMillis(100))) {
+                String group = new String(record.key(), StandardCharsets.UTF_8);
+                if (record.value() == null) {
+                    claims.remove(group);
+                } else {
+                    String[] parts = new String(record.value(), StandardCharsets.UTF_8).split(";", 3);
+                    if (parts.length == 3 && NATIVE.equals(parts[0])) {
+                        claims.put(group, new NativeClaim(group, Instant.ofEpochMilli(Long.parseLong(parts[1])), parts[2]));
+                    }
+                }
+            }
+        }
+    }
+
+    // Compacted (one live record per group), one partition so that one read sees every group.
+    private void ensureTopic() {
+        if (topicReady) {
+            return;
+        }
+        NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty()).configs(Map.of("cleanup.policy", "compact"));
+        try {
+            admin().createTopics(List.of(t)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            log.info("Created the KIP-1289 mode topic {}", topic);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new KafkaException("Cannot create the KIP-1289 mode topic " + topic, e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while creating " + topic, e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new TimeoutException("Timed out creating " + topic, e);
+        }
+        topicReady = true;
+    }
+
+    private Admin admin() {
+        if (admin == null) {
+            admin = Admin.create(connection);
+        }
+        return admin;
+    }
+
+    private KafkaConsumer<byte[], byte[]> reader() {
+        if (reader == null) {
+            Map<String, Object> config = ConnectionConfigs.withClientIdSuffix(connection, "reader");
+            config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+            config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+            reader = new KafkaConsumer<>(config);
+            reader.assign(List.of(partition));
+            reader.seekToBeginning(List.of(partition));
+        }
+        return reader;
+    }
+
+    private KafkaProducer<byte[], byte[]> writer() {
+        if (writer == null) {
+            Map<String, Object> config = ConnectionConfigs.withClientIdSuffix(connection, "writer");
+            config.put(ProducerConfig.ACKS_CONFIG, "all");
+            config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+            config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+            config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+            writer = new KafkaProducer<>(config);
+        }
+        return writer;
+    }
+
+    @Override
+    public void close() {
+        Duration t = Duration.ofSeconds(5);
+        if (reader != null) {
+            reader.close(t);
+        }
+        if (writer != null) {
+            writer.close(t);
+        }
+        if (admin != null) {
+            admin.close(t);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.gapless.kafka.share.txn;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.utils.Utils;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Operator calls for a share group's KIP-1289 mode: whether it moved from the SDK's ack-ledger
+ * emulation to Kafka's native transactional acknowledgements, and moving it back. A group moves
+ * by itself when its first native-capable member starts while the group is empty (see
+ * {@code MIGRATION.md}); from then on emulated members refuse to commit into it.
+ *
+ * <pre>{@code
+ * Optional<Instant> since = TransactionalShareGroups.nativeSince(adminProps, "orders-workers");
+ * // every member stopped:
+ * TransactionalShareGroups.returnToEmulation(adminProps, "orders-workers");
+ * }</pre>
+ *
+ * {@code config} takes the connection and security settings of any client of the cluster, and
+ * {@code gapless.share.modes.topic} if the members set it.
+ */
+public final class TransactionalShareGroups {
+    private TransactionalShareGroups() {
+    }
+
+    /** When {@code group} moved to native KIP-1289, or empty while it runs on the emulation. */
+    public static Optional<Instant> nativeSince(Map<String, Object> config, String group) {
+        try (AckModeRegistry modes = registry(config)) {
+            return modes.nativeClaim(Objects.requireNonNull(group, "group")).map(AckModeRegistry.NativeClaim::since);
+        }
+    }
+
+    /** Same as {@link #nativeSince(Map, String)}. */
+    public static Optional<Instant> nativeSince(Properties config, String group) {
+        return nativeSince(Utils.propsToMap(config), group);
+    }
+
+    /**
+     * Moves {@code group} back to the emulation (for a downgrade to a kafka-clients or broker
+     * without KIP-1289). Stop every member first: native members still running would mix with the
+     * emulated ones this lets in.
+     */
+    public static void returnToEmulation(Map<String, Object> config, String group) {
+        try (AckModeRegistry modes = registry(config)) {
+            modes.release(Objects.requireNonNull(group, "group"));
+        }
+    }
+
+    /** Same as {@link #returnToEmulation(Map, String)}. */
+    public static void returnToEmulation(Properties config, String group) {
+        returnToEmulation(Utils.propsToMap(config), group);
+    }
+
+    private static AckModeRegistry registry(Map<String, Object> config) {
+        Map<String, Object> c = new HashMap<>(config);
+        c.putIfAbsent(CommonClientConfigs.CLIENT_ID_CONFIG, "gapless-operator");
+        Object topic = c.getOrDefault(ShareTransactionConfigs.MODES_TOPIC_CONFIG, ShareTransactionConfigs.MODES_TOPIC_DEFAULT);
+        return new AckModeRegistry(c, String.valueOf(topic));
+    }
+}

@@ -1,0 +1,37 @@
+package io.gapless.kafka.share.reset;
+
+import io.gapless.kafka.core.spi.MetricDefinition;
+import io.gapless.kafka.core.spi.ModeDecision;
+import org.apache.kafka.common.MetricName;
+import org.junit.jupiter.api.Test;
+
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** {@link ShareResetMetrics#DEFINITIONS} is what the share consumer registers: the generated metrics reference lists exactly these. */
+class ShareResetMetricsTest {
+
+    private static String signature(MetricName m) {
+        return m.group() + "/" + m.name() + " " + new TreeSet<>(m.tags().keySet()) + ": " + m.description();
+    }
+
+    private static String signature(MetricDefinition d) {
+        return d.group() + "/" + d.name() + " " + new TreeSet<>(d.tags()) + ": " + d.description();
+    }
+
+    @Test
+    void everyRegisteredMetricIsDefinedAndEveryDefinitionRegistered() {
+        try (ShareResetMetrics metrics = new ShareResetMetrics("c-1", ModeDecision.Kind.EMULATE)) {
+            Set<String> registered = metrics.metrics().keySet().stream()
+                    // Kafka's Metrics adds its own kafka-metrics-count to every registry.
+                    .filter(m -> m.group().startsWith("gapless-")).map(ShareResetMetricsTest::signature)
+                    .collect(Collectors.toCollection(TreeSet::new));
+            Set<String> defined = ShareResetMetrics.DEFINITIONS.stream().map(ShareResetMetricsTest::signature)
+                    .collect(Collectors.toCollection(TreeSet::new));
+            assertEquals(defined, registered);
+        }
+    }
+}

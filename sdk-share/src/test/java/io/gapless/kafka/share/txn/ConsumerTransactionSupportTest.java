@@ -1,0 +1,97 @@
+package io.gapless.kafka.share.txn;
+
+import io.gapless.kafka.share.ledger.LedgerSettings;
+import io.gapless.kafka.share.txn.ShareRecords.RecordingShareConsumer;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.InvalidRecordStateException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The consumer side of transactional acknowledgements on Kafka's MockShareConsumer: records the
+ * share group archives by its delivery limit while this consumer holds them are counted
+ * (issue 12, hole 5), and what landed is reported to the producer.
+ */
+class ConsumerTransactionSupportTest {
+    private static final TopicPartition TP = new TopicPartition("in", 0);
+    private static final TopicIdPartition TIP = new TopicIdPartition(Uuid.randomUuid(), TP);
+
+    /** commitSync answers with {@code error} for TIP (null: success). */
+    private static final class AnsweringConsumer extends RecordingShareConsumer {
+        KafkaException error;
+
+        @Override
+        public synchronized Map<TopicIdPartition, Optional<KafkaException>> commitSync() {
+            super.commitSync();
+            return Map.of(TIP, Optional.ofNullable(error));
+        }
+    }
+
+    private final AnsweringConsumer kafka = new AnsweringConsumer();
+    private final ConsumerTransactionSupport<String, String> consumer = new ConsumerTransactionSupport<>(AckPath.LEDGER, false, kafka, "g", "c1",
+            Map.of(), new LedgerSettings("l.", null, (short) -1, 1024), topic -> TIP.topicId(), group -> 3);
+
+    @AfterEach
+    void close() {
+        consumer.close();
+    }
+
+    private void hold(int delivery, long... offsets) {
+        List<ConsumerRecord<String, String>> list = new java.util.ArrayList<>();
+        for (long o : offsets) {
+            list.add(ShareRecords.record(TP, o, delivery));
+        }
+        consumer.hold(new ConsumerRecords<>(Map.of(TP, list), Map.of()));
+    }
+
+    private double archived() {
+        for (Map.Entry<MetricName, ? extends Metric> m : consumer.metrics().entrySet()) {
+            if (m.getKey().name().equals("records-archived-by-delivery-limit-total") && m.getKey().group().equals("gapless-share-transactions")
+                    && "c1".equals(m.getKey().tags().get("client-id"))) {
+                return (Double) m.getValue().metricValue();
+            }
+        }
+        throw new AssertionError("no records-archived-by-delivery-limit-total in " + consumer.metrics().keySet());
+    }
+
+    @Test
+    void recordsReleasedInTheirLastDeliveryAreCountedAsArchived() {
+        hold(3, 0, 1);
+        hold(2, 2);
+        consumer.beforePoll(); // none staged: all three released
+        assertEquals(List.of("0:RELEASE", "1:RELEASE", "2:RELEASE"), kafka.acks);
+        assertEquals(2.0, archived(), "offsets 0 and 1 were in delivery 3 of 3");
+    }
+
+    @Test
+    void aRenewThatFailsInTheLastDeliveryIsCountedAsArchived() {
+        hold(3, 0);
+        hold(1, 1);
+        kafka.error = new InvalidRecordStateException("lock expired");
+        Set<TopicIdPartition> landed = consumer.settle(Map.of(TIP, Map.of(0L, AcknowledgeType.RENEW, 1L, AcknowledgeType.RENEW)));
+        assertEquals(Set.of(), landed);
+        assertEquals(1.0, archived(), "offset 0 lost its lock in its last delivery");
+    }
+
+    @Test
+    void acknowledgementsThatLandAreReported() {
+        hold(1, 0, 1);
+        assertEquals(Set.of(TIP), consumer.settle(Map.of(TIP, Map.of(0L, AcknowledgeType.ACCEPT, 1L, AcknowledgeType.REJECT))));
+        assertEquals(0.0, archived());
+    }
+}
