@@ -74,7 +74,7 @@ public final class ExpansionRun {
     public ExpansionOutcome running(String groupProtocol, ExpansionClient client, int round, int run) {
         String topic = ctx.unique("expansion-" + groupProtocol + "-" + run);
         String group = topic + "-group";
-        TopicLoader.create(kafka, topic, INITIAL_PARTITIONS, markerTimestamp());
+        TopicLoader.create(kafka, topic, INITIAL_PARTITIONS);
         writeHistory(topic);
         DeliveredRecords delivered = new DeliveredRecords(INITIAL_PARTITIONS);
         long constructing = System.nanoTime();
@@ -113,7 +113,7 @@ public final class ExpansionRun {
     public ExpansionOutcome stopped(String groupProtocol, ExpansionClient client, int run) {
         String topic = ctx.unique("expansion-stopped-" + groupProtocol + "-" + run);
         String group = topic + "-group";
-        TopicLoader.create(kafka, topic, INITIAL_PARTITIONS, markerTimestamp());
+        TopicLoader.create(kafka, topic, INITIAL_PARTITIONS);
         writeHistory(topic);
         DeliveredRecords delivered = new DeliveredRecords(INITIAL_PARTITIONS);
         long[] produced = new long[FINAL_PARTITIONS];
@@ -200,11 +200,6 @@ public final class ExpansionRun {
         // See TrickleProducer: a partition created a moment ago must not see pipelined batches.
         settings.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         return settings;
-    }
-
-    /** The creation markers predate the history: a by-timestamp reset must find the history, not the marker at offset 0. */
-    private static long markerTimestamp() {
-        return System.currentTimeMillis() - 2 * HISTORY_SPAN.toMillis();
     }
 
     /** History with timestamps spread evenly over {@link #HISTORY_SPAN}, the newest one {@code span / n} old. */

@@ -35,22 +35,13 @@ public final class TopicLoader {
      * The topic then holds one extra record per partition.
      */
     public static void create(EmbeddedKafka kafka, String topic, int partitions) {
-        create(kafka, topic, partitions, null);
-    }
-
-    /**
-     * As {@link #create(EmbeddedKafka, String, int)}, the extra records with the given timestamp
-     * ({@code null}: the producer's clock). A marker stamped now at offset 0 would be what a
-     * by-timestamp reset ({@code by_duration}) finds first, whatever history follows it.
-     */
-    public static void create(EmbeddedKafka kafka, String topic, int partitions, Long markerTimestamp) {
         kafka.createTopic(topic, partitions);
         Map<String, Object> settings = ClientSettings.producer(kafka);
         settings.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         settings.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings)) {
             for (int p = 0; p < partitions; p++) {
-                producer.send(new ProducerRecord<>(topic, p, markerTimestamp, null, value())).get(60, TimeUnit.SECONDS);
+                producer.send(new ProducerRecord<>(topic, p, null, value())).get(60, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
