@@ -4,7 +4,6 @@ import io.gapless.kafka.core.GaplessConsumerConfig;
 import io.gapless.kafka.core.GroupBaselineDescription;
 import io.gapless.kafka.core.GroupBaselines;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -12,7 +11,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /** {@code gapless baseline describe|forget <group>}: the group baselines of the KIP-1327 emulation, through {@link GroupBaselines}. */
 @Command(name = "baseline", description = "The group baseline: what the SDK recorded when a group started (KIP-1327 emulation).",
@@ -49,11 +47,7 @@ final class BaselineCommand implements Runnable {
     }
 
     @Command(name = "describe", description = "Show when the group started, what it recorded then, and its members now.")
-    static final class Describe implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        ConnectionOptions connection;
+    static final class Describe extends ClusterCommand {
         @Parameters(paramLabel = "<group>", description = "The consumer group, Kafka Streams application.id or share group.")
         String group;
 
@@ -63,7 +57,7 @@ final class BaselineCommand implements Runnable {
             if (!d.started()) {
                 throw noBaseline(d);
             }
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = out();
             out.printf("Group '%s': baseline in topic %s, partition %d%n", d.groupId(), d.topic(), d.partition().orElse(-1));
             row(out, "started", d.startedAt().orElseThrow() + (d.incarnation().isEmpty() ? "" : " (incarnation " + d.incarnation() + ")"));
             row(out, "adopted", d.adopted() ? "yes: the group had committed offsets then, so every partition existing then is pre-existing"
@@ -79,11 +73,7 @@ final class BaselineCommand implements Runnable {
 
     @Command(name = "forget", description = "End the group's baseline, so that it counts as a new group when it next runs."
             + " Refused while the group has members.")
-    static final class Forget implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        ConnectionOptions connection;
+    static final class Forget extends ClusterCommand {
         @Parameters(paramLabel = "<group>", description = "The consumer group, Kafka Streams application.id or share group.")
         String group;
 
@@ -93,7 +83,7 @@ final class BaselineCommand implements Runnable {
             if (!GroupBaselines.forget(config, group)) {
                 throw noBaseline(GroupBaselines.describe(config, group));
             }
-            spec.commandLine().getOut().printf("Forgot the baseline of group '%s': it starts a new one when it next runs"
+            out().printf("Forgot the baseline of group '%s': it starts a new one when it next runs"
                     + " (the partitions existing then count as pre-existing).%n", group);
             return 0;
         }

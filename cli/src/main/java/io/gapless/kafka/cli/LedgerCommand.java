@@ -8,7 +8,6 @@ import io.gapless.kafka.share.ledger.LedgerSettings;
 import io.gapless.kafka.share.ledger.ShareKey;
 import io.gapless.kafka.share.txn.TransactionalShareProducerConfig;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -18,7 +17,6 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
 /** {@code gapless ledger status|dump <group>}: a share group's ack ledger (KIP-1289 emulation), through {@link LedgerInspection}. */
@@ -53,11 +51,7 @@ final class LedgerCommand implements Runnable {
     }
 
     @Command(name = "status", description = "Offsets, entries by fate, open transactions, snapshots and bytes since the last snapshot.")
-    static final class Status implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        ConnectionOptions connection;
+    static final class Status extends ClusterCommand {
         @Parameters(paramLabel = "<group>", description = "The share group.")
         String group;
 
@@ -65,7 +59,7 @@ final class LedgerCommand implements Runnable {
         public Integer call() {
             LedgerReport r = inspect(connection, group);
             long snapshotBytes = new TransactionalShareProducerConfig(connection.clientConfig()).ledger().maxBytesBetweenSnapshots();
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = out();
             out.printf("Share group '%s': ack ledger %s, partition %d%n", r.groupId(), r.topic(), r.partition());
             row(out, "offsets", "log start " + r.logStartOffset() + ", last stable " + r.lastStableOffset() + ", high watermark " + r.highWatermark());
             row(out, "entries", r.entries().size() + " (" + r.count(LedgerReport.Fate.COMMITTED) + " committed, of them "
@@ -90,18 +84,14 @@ final class LedgerCommand implements Runnable {
     }
 
     @Command(name = "dump", description = "Every ledger record of the group in log order: entries with their ranges and fates, and snapshots.")
-    static final class Dump implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        ConnectionOptions connection;
+    static final class Dump extends ClusterCommand {
         @Parameters(paramLabel = "<group>", description = "The share group.")
         String group;
 
         @Override
         public Integer call() {
             LedgerReport r = inspect(connection, group);
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter out = out();
             out.printf("Share group '%s': ack ledger %s, partition %d, offsets %d to %d (last stable %d)%n", r.groupId(), r.topic(),
                     r.partition(), r.logStartOffset(), r.highWatermark(), r.lastStableOffset());
             String format = "%-8s %-9s %-10s %-24s %-28s %s%n";

@@ -22,15 +22,11 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.utils.internals.AppInfoParser;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -43,11 +39,7 @@ import java.util.stream.Collectors;
  */
 @Command(name = "probe", description = "What each feature would run as against this cluster (native, emulated or refused) and why."
         + " Reads gapless.* settings from the command config; changes nothing.")
-final class ProbeCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-    @Mixin
-    ConnectionOptions connection;
+final class ProbeCommand extends ClusterCommand {
     @Option(names = "--group", paramLabel = "<share group>", defaultValue = "gapless-probe",
             description = "Share group the group settings are checked against, validate-only (default: ${DEFAULT-VALUE}).")
     String group;
@@ -62,7 +54,7 @@ final class ProbeCommand implements Callable<Integer> {
         NewPartitionsMode mode = new GaplessConsumerConfig(consumerConfig).mode();
         TransactionalShareProducerConfig producerConfig = new TransactionalShareProducerConfig(config);
         LedgerSettings ledger = producerConfig.ledger();
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         try (Admin admin = connection.admin()) {
             BrokerCapabilities caps = BrokerCapabilities.probe(admin, connection.timeout());
             ShareGroupSettings shareSettings = ShareGroupSettings.forGroup(admin, group).withTimeout(connection.timeout());

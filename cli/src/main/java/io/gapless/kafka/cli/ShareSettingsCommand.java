@@ -7,7 +7,6 @@ import io.gapless.kafka.share.admin.ShareGroupSettingsUpdate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -18,7 +17,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** {@code gapless share-settings describe|set|unset <group>}: a share group's configs (KIP-932, KIP-1327, KIP-1349) through {@link ShareGroupSettings}. */
@@ -40,6 +40,20 @@ final class ShareSettingsCommand implements Runnable {
 
     static ShareGroupSettings settings(Admin admin, String group, Duration timeout) {
         return ShareGroupSettings.forGroup(admin, group).withTimeout(timeout);
+    }
+
+    /** Builds one update with {@code changes}, applies it (all or nothing), then prints {@code done} and the settings now. */
+    static int update(ClusterCommand command, String group, Consumer<ShareGroupSettingsUpdate> changes,
+                      Function<ShareGroupSettingsUpdate, String> done) {
+        try (Admin admin = command.connection.admin()) {
+            ShareGroupSettings settings = settings(admin, group, command.connection.timeout());
+            ShareGroupSettingsUpdate update = settings.update();
+            changes.accept(update);
+            update.apply();
+            command.out().println(done.apply(update));
+            print(command.out(), settings.describe());
+        }
+        return 0;
     }
 
     static void print(PrintWriter out, ShareGroupConfigSnapshot snapshot) {
@@ -65,11 +79,7 @@ final class ShareSettingsCommand implements Runnable {
     }
 
     @Command(name = "describe", description = "The group's effective settings, where each value comes from, and the settings this broker does not know.")
-    static final class Describe implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        ConnectionOptions connection;
+    static final class Describe extends ClusterCommand {
         @Parameters(paramLabel = "<group>", description = "The share group (it need not exist yet).")
         String group;
 
@@ -77,7 +87,7 @@ final class ShareSettingsCommand implements Runnable {
         public Integer call() {
             try (Admin admin = connection.admin()) {
                 ShareGroupConfigSnapshot snapshot = settings(admin, group, connection.timeout()).describe();
-                PrintWriter out = spec.commandLine().getOut();
+                PrintWriter out = out();
                 out.printf("Share group '%s'%n", group);
                 print(out, snapshot);
             }
@@ -87,11 +97,7 @@ final class ShareSettingsCommand implements Runnable {
 
     @Command(name = "set", description = "Set settings, checked completely (types, the broker's bounds, settings the broker does not know)"
             + " before anything is changed; all or nothing.")
-    static final class Set implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        ConnectionOptions connection;
+    static final class Set extends ClusterCommand {
         @Parameters(index = "0", paramLabel = "<group>", description = "The share group (it need not exist yet).")
         String group;
         @Parameters(index = "1..*", arity = "1..*", paramLabel = "key=value", description = "Settings, e.g. share.record.lock.duration.ms=45000.")
@@ -99,26 +105,14 @@ final class ShareSettingsCommand implements Runnable {
 
         @Override
         public Integer call() {
-            try (Admin admin = connection.admin()) {
-                ShareGroupSettings settings = settings(admin, group, connection.timeout());
-                ShareGroupSettingsUpdate update = settings.update();
-                values.forEach((key, value) -> update.set(setting(key), value));
-                update.apply();
-                PrintWriter out = spec.commandLine().getOut();
-                out.printf("Updated share group '%s': %s%n", group, update.values().entrySet().stream()
-                        .map(e -> e.getKey().key() + "=" + e.getValue()).collect(Collectors.joining(", ")));
-                print(out, settings.describe());
-            }
-            return 0;
+            return update(this, group, update -> values.forEach((key, value) -> update.set(setting(key), value)),
+                    update -> "Updated share group '" + group + "': " + update.values().entrySet().stream()
+                            .map(e -> e.getKey().key() + "=" + e.getValue()).collect(Collectors.joining(", ")));
         }
     }
 
     @Command(name = "unset", description = "Remove the group's own values, so that the broker's defaults apply again.")
-    static final class Unset implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        ConnectionOptions connection;
+    static final class Unset extends ClusterCommand {
         @Parameters(index = "0", paramLabel = "<group>", description = "The share group.")
         String group;
         @Parameters(index = "1..*", arity = "1..*", paramLabel = "key", description = "Settings, e.g. share.record.lock.duration.ms.")
@@ -126,16 +120,8 @@ final class ShareSettingsCommand implements Runnable {
 
         @Override
         public Integer call() {
-            try (Admin admin = connection.admin()) {
-                ShareGroupSettings settings = settings(admin, group, connection.timeout());
-                ShareGroupSettingsUpdate update = settings.update();
-                keys.forEach(key -> update.unset(setting(key)));
-                update.apply();
-                PrintWriter out = spec.commandLine().getOut();
-                out.printf("Removed from share group '%s': %s%n", group, String.join(", ", keys));
-                print(out, settings.describe());
-            }
-            return 0;
+            return update(this, group, update -> keys.forEach(key -> update.unset(setting(key))),
+                    update -> "Removed from share group '" + group + "': " + String.join(", ", keys));
         }
     }
 }

@@ -188,7 +188,8 @@ class GaplessCliIT {
         Cli.Result r = gapless(on(bootstrap, null, "probe"));
         assertOk(r);
         assertTrue(r.out().contains("finalized features") && r.out().contains("share.version=2"), r.out());
-        assertRow(r, "KIP-1327 GaplessConsumer, group.protocol=classic", "emulated", "does not know auto.offset.reset.new.partitions");
+        assertRow(r, "KIP-1327 GaplessConsumer, group.protocol=classic", "emulated",
+                "group.protocol=classic (Kafka applies auto.offset.reset.new.partitions only with group.protocol=consumer)");
         assertRow(r, "KIP-1327 GaplessConsumer, group.protocol=consumer", "emulated", "does not know auto.offset.reset.new.partitions");
         assertRow(r, "KIP-1327 Kafka Streams, group.protocol=classic", "emulated", "");
         assertRow(r, "KIP-1327 Kafka Streams, group.protocol=streams", "emulated", "");
@@ -208,7 +209,8 @@ class GaplessCliIT {
         assertRow(r, "KIP-1327 Kafka Streams, group.protocol=streams", "refused", "native KIP-1327 support is missing");
         assertRow(r, "KIP-1327 share groups, share.auto.offset.reset.new.partitions", "refused", "use auto or emulate");
         assertRow(r, "KIP-1289 transactional share acknowledgements", "refused",
-                "not supported by kafka-clients on the classpath and gapless.share.transactional.fallback=fail");
+                "not supported by kafka-clients on the classpath (it has no ShareConsumer.acknowledgementsForTransaction()");
+        assertRow(r, "KIP-1289 transactional share acknowledgements", "refused", "and gapless.share.transactional.fallback=fail");
 
         Cli.Result weak = gapless(on(bootstrap, commandConfig(Map.of("gapless.share.transactional.fallback", "at-least-once")), "probe"));
         assertOk(weak);

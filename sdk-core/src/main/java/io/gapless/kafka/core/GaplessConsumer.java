@@ -2,6 +2,7 @@ package io.gapless.kafka.core;
 
 import io.gapless.kafka.core.internal.BaselineSession;
 import io.gapless.kafka.core.internal.BaselineWorker;
+import io.gapless.kafka.core.spi.ClientCompatibility;
 import io.gapless.kafka.core.spi.ClientIds;
 import io.gapless.kafka.core.internal.OffsetResetHandler;
 import io.gapless.kafka.core.internal.RegisteringRebalanceListener;
@@ -113,6 +114,7 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
     /** For tests: the delegate, the client's and the broker's capabilities are injected (Kafka's {@code MockConsumer}, fixed capabilities). */
     GaplessConsumer(Map<String, Object> configs, Function<Map<String, Object>, Consumer<K, V>> delegateFactory,
                     BrokerCapabilities clientCapabilities, Function<Map<String, Object>, BrokerCapabilities> brokerProbe) {
+        ClientCompatibility.require(ClientCompatibility.EntryPoint.GAPLESS_CONSUMER);
         Map<String, Object> userConfig = new HashMap<>(configs);
         // Kafka's own client id, pinned on the delegate: its metrics, the SDK's and the helper clients' ids agree.
         String clientId = ClientIds.consumer(userConfig);

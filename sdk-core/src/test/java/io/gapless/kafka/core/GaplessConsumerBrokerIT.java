@@ -8,8 +8,10 @@ import io.gapless.kafka.testkit.EmbeddedKafkaTest;
 import io.gapless.kafka.testkit.TestClients;
 import io.gapless.kafka.testkit.TestTopics;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -84,7 +86,14 @@ class GaplessConsumerBrokerIT {
         try (KafkaProducer<String, String> producer = TestClients.producer(kafka)) {
             TestClients.produce(producer, topic, 0, "history0", 20);
             TestClients.produce(producer, topic, 1, "history1", 20);
-            try (GaplessConsumer<String, String> consumer = new GaplessConsumer<>(props(TestTopics.unique("g"), protocol, "latest", "earliest"))) {
+            Properties props = props(TestTopics.unique("g"), protocol, "latest", "earliest");
+            if (protocol.equals("classic")) {
+                // Nothing is committed here: an eager rebalance after the expansion would drop the positions of partitions
+                // 0 and 1 and reset them to latest, skipping live records not yet fetched (seen on a loaded machine).
+                // Cooperative rebalancing keeps them, as the consumer protocol does.
+                props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+            }
+            try (GaplessConsumer<String, String> consumer = new GaplessConsumer<>(props)) {
                 consumer.subscribe(List.of(topic));
                 List<ConsumerRecord<String, String>> received = new ArrayList<>();
                 awaitPositioned(consumer, 2, received);

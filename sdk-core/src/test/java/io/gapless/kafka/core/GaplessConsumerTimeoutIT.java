@@ -1,5 +1,6 @@
 package io.gapless.kafka.core;
 
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.KafkaNode;
 import io.gapless.kafka.testkit.TestClients;
@@ -93,6 +94,11 @@ class GaplessConsumerTimeoutIT {
         // leader before the partition has a position: with the leader gone, only the caller's timeout ends the wait.
         // (Without a committed offset the SDK's own ListOffsets would time out instead, bounded before and after the fix.)
         commitWithLeaderEpoch(group, protocol, tp, 5);
+        // The group's own baseline topic lives on the broker that stays up: this test is about the data partition's
+        // leader, and the SDK creating that topic while a broker is down would (rightly) report the baseline unavailable.
+        createTopicOn(BaselineTopic.of(null, BaselineTopic.PREFIX_DEFAULT, group).name(), kafka.awaitLeader(OFFSETS),
+                Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                        TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
         Properties p = props(kafka, group, protocol, "latest", "earliest");
         p.put("default.api.timeout.ms", "2000");
         // Not above default.api.timeout.ms: Kafka's admin client refuses that, and the SDK before issue 10 gave both to its own.

@@ -1,5 +1,6 @@
 package io.gapless.kafka.share;
 
+import io.gapless.kafka.core.spi.ClientCompatibility;
 import io.gapless.kafka.share.reset.ShareNewPartitionsReset;
 import io.gapless.kafka.share.txn.AckPath;
 import io.gapless.kafka.share.txn.ConsumerTransactionSupport;
@@ -133,6 +134,7 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     // The assembly: settings, the acknowledgement path (chosen once), each feature, the poll stages in order.
     private GaplessShareConsumer(Map<String, Object> configs, Function<Map<String, Object>, ShareConsumer<K, V>> factory,
                                  TopicIdResolver topicIds, NativeShareTransactions nativeSupport, NativeHandOver.Decider handOver) {
+        ClientCompatibility.require(ClientCompatibility.EntryPoint.GAPLESS_SHARE_CONSUMER);
         GaplessShareConfig config = new GaplessShareConfig(new HashMap<>(configs));
         // Both acknowledgement modes that can take part in a transaction choose their path once, here.
         boolean participant = config.transactional() || (config.explicitMode() && config.groupId() != null);

@@ -4,6 +4,7 @@ import io.gapless.kafka.core.BrokerCapabilities;
 import io.gapless.kafka.core.GaplessConsumerConfig;
 import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.spi.BaselineTopic;
+import io.gapless.kafka.core.spi.ClientCompatibility;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.streams.internal.GaplessClientSupplier;
@@ -70,6 +71,7 @@ public final class GaplessStreams {
 
     /** Builds {@code builder}'s topology with {@code props} (so that optimizations apply) and creates the application. */
     public static KafkaStreams create(GaplessStreamsBuilder builder, Properties props) {
+        ClientCompatibility.require(ClientCompatibility.EntryPoint.GAPLESS_STREAMS); // before build() touches Kafka Streams
         return create(builder.build(streamsOnly(props)), props, null);
     }
 
@@ -89,6 +91,7 @@ public final class GaplessStreams {
      * consumer is created with {@code auto.offset.reset=none}).
      */
     public static KafkaStreams create(Topology topology, Properties props, KafkaClientSupplier clientSupplier) {
+        ClientCompatibility.require(ClientCompatibility.EntryPoint.GAPLESS_STREAMS);
         SourcePolicies sources = RecordedSources.lookup(topology).orElseThrow(() -> new ConfigException(
                 "GaplessStreams needs a topology built by GaplessStreamsBuilder or GaplessTopology: Kafka Streams copies each"
                         + " AutoOffsetReset into an internal type, so only those record the source topics and their policies"));

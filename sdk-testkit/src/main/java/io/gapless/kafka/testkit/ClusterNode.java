@@ -119,7 +119,8 @@ final class ClusterNode implements KafkaNode {
     }
 
     boolean inThisJvm() {
-        return process instanceof io.gapless.kafka.testkit.internal.BrokerNode;
+        // Not "instanceof BrokerNode": a JVM with no broker jars (child nodes only) must not load it.
+        return !(process instanceof io.gapless.kafka.testkit.internal.ChildNode);
     }
 
     void startQuietly() {

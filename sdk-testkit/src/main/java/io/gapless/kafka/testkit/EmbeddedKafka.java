@@ -103,9 +103,21 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /**
      * System property that replaces the classpath of child-JVM nodes (default: this JVM's
-     * {@code java.class.path}, which must hold Kafka's broker jars and sdk-testkit).
+     * {@code java.class.path}, which must hold Kafka's broker jars and sdk-testkit). It may hold
+     * another Kafka release than this JVM: the children then format their storage themselves, with
+     * the release that runs them, and this JVM needs no broker jar at all (only kafka-clients,
+     * any 4.x).
      */
     public static final String CHILD_CLASSPATH_PROPERTY = "gapless.testkit.child.classpath";
+
+    /**
+     * System property that, set to {@code true}, makes {@link Builder#childProcesses(boolean)}
+     * default to {@code true}: every cluster of this JVM, also those of {@link #forTests()} and
+     * {@link EmbeddedKafkaTest}, runs its nodes in child JVMs. With {@value #CHILD_CLASSPATH_PROPERTY}
+     * this is how a test JVM holding an older kafka-clients talks to the current broker (the
+     * compatibility matrix of the {@code compat} module).
+     */
+    public static final String CHILD_PROCESSES_PROPERTY = "gapless.testkit.childProcesses";
 
     /** System property with extra JVM options for child-JVM nodes, separated by spaces (for example {@code -Xmx512m}). */
     public static final String CHILD_JVM_OPTIONS_PROPERTY = ChildNode.EXTRA_OPTIONS_PROPERTY;
@@ -695,7 +707,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     public static final class Builder {
         private int nodes = 1;
         private int controllers;
-        private boolean childProcesses;
+        private boolean childProcesses = Boolean.getBoolean(CHILD_PROCESSES_PROPERTY);
         private KafkaSecurity security;
         private Duration childStartTimeout = Duration.ofSeconds(90);
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
@@ -732,7 +744,8 @@ public final class EmbeddedKafka implements AutoCloseable {
          * JVM, so that tests can {@link KafkaNode#kill()} (SIGKILL) and {@link KafkaNode#pause()}
          * (SIGSTOP) it. {@link EmbeddedKafka#close()} kills the children; a shutdown hook kills them
          * when this JVM exits, and they stop by themselves when this JVM dies. Needs a Unix
-         * {@code kill} command for pause and resume.
+         * {@code kill} command for pause and resume. Defaults to {@code true} when the system
+         * property {@value EmbeddedKafka#CHILD_PROCESSES_PROPERTY} is {@code true}.
          */
         public Builder childProcesses(boolean enabled) {
             this.childProcesses = enabled;
@@ -767,7 +780,10 @@ public final class EmbeddedKafka implements AutoCloseable {
 
         /** Formats the storage, starts every node and waits until clients can use the cluster. */
         public EmbeddedKafka start() {
-            FatalExitGuard.install();
+            if (!childProcesses) {
+                // Only a broker in this JVM can halt it; the guard uses this JVM's (4.4) Exit class.
+                FatalExitGuard.install();
+            }
             Path baseDir;
             try {
                 baseDir = Files.createTempDirectory("gapless-kafka-");
@@ -784,9 +800,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                 try {
                     Path dir = baseDir.resolve("attempt-" + attempt);
                     for (NodePlan plan : ClusterLayout.plan(nodes, controllers, dir, brokerProperties, secrets)) {
-                        NodeStorage.format(plan.id(), clusterId, plan.logDir().toString(),
-                                featureLevels, secrets == null ? List.of() : secrets.scramBootstrap());
-                        planned.add(new ClusterNode(plan, process(plan, dir)));
+                        planned.add(new ClusterNode(plan, process(plan, dir, clusterId, secrets)));
                     }
                     CompletableFuture.allOf(planned.stream()
                             .map(node -> CompletableFuture.runAsync(node::startProcess))
@@ -812,16 +826,24 @@ public final class EmbeddedKafka implements AutoCloseable {
             throw lastFailure;
         }
 
-        private NodeProcess process(NodePlan plan, Path dir) {
+        /** Formats the node's storage (here, or in the child when it runs a classpath of its own) and plans its process. */
+        private NodeProcess process(NodePlan plan, Path dir, String clusterId, ClusterSecrets secrets) {
+            List<String> scram = secrets == null ? List.of() : secrets.scramBootstrap();
+            String explicitClasspath = System.getProperty(CHILD_CLASSPATH_PROPERTY, "").trim();
+            if (!childProcesses || explicitClasspath.isEmpty()) {
+                NodeStorage.format(plan.id(), clusterId, plan.logDir().toString(), featureLevels, scram);
+            }
             if (!childProcesses) {
                 return new BrokerNode(plan.id(), plan.properties());
             }
-            return new ChildNode(plan.id(), plan.properties(), dir.resolve("processes"), childClasspath(), childStartTimeout);
-        }
-
-        private static String childClasspath() {
-            String explicit = System.getProperty(CHILD_CLASSPATH_PROPERTY);
-            return explicit != null && !explicit.isBlank() ? explicit : System.getProperty("java.class.path");
+            Path processes = dir.resolve("processes");
+            if (explicitClasspath.isEmpty()) {
+                return new ChildNode(plan.id(), plan.properties(), processes, System.getProperty("java.class.path"),
+                        childStartTimeout);
+            }
+            Path request = processes.resolve("node-" + plan.id() + ".format");
+            NodeStorage.writeRequest(request, plan.id(), clusterId, plan.logDir().toString(), featureLevels, scram);
+            return new ChildNode(plan.id(), plan.properties(), processes, explicitClasspath, childStartTimeout, request);
         }
     }
 

@@ -59,6 +59,12 @@ public record MetricDefinition(String name, String group, String jmxDomain, Type
                 new MetricDefinition(base + "-rate", group, jmxDomain, Type.RATE, "The number of " + what + " per second", tags));
     }
 
+    /** Whether {@code metric} is one of this definition's: the same name, group, description and tag names. */
+    public boolean describes(MetricName metric) {
+        return metric.name().equals(name) && metric.group().equals(group) && metric.description().equals(description)
+                && metric.tags().keySet().equals(Set.copyOf(tags));
+    }
+
     /**
      * This metric's name in {@code metrics} with these tag values.
      *

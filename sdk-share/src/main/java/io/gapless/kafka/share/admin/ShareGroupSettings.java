@@ -1,5 +1,6 @@
 package io.gapless.kafka.share.admin;
 
+import io.gapless.kafka.core.spi.ClientCompatibility;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.AlterConfigsOptions;
@@ -71,6 +72,7 @@ public final class ShareGroupSettings {
      * @throws IllegalArgumentException when the group id is blank
      */
     public static ShareGroupSettings forGroup(Admin admin, String groupId) {
+        ClientCompatibility.require(ClientCompatibility.EntryPoint.SHARE_GROUP_SETTINGS);
         Objects.requireNonNull(admin, "admin");
         if (groupId == null || groupId.isBlank()) {
             throw new IllegalArgumentException("groupId must not be blank, got '" + groupId + "'");

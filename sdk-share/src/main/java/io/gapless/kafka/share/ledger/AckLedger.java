@@ -2,6 +2,7 @@ package io.gapless.kafka.share.ledger;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.gapless.kafka.core.spi.Authorization;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.spi.MetricDefinition;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -20,9 +21,11 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.metrics.Measurable;
 import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -288,6 +291,9 @@ public final class AckLedger implements AutoCloseable {
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         try (KafkaProducer<byte[], byte[]> fencer = new KafkaProducer<>(props)) {
             fencer.initTransactions();
+        } catch (AuthorizationException e) {
+            throw Authorization.explain(e, "Write on transactional id " + transactionalId + " (fencing the group member that holds "
+                    + "records of this transaction in an open one)", ResourceType.TRANSACTIONAL_ID, transactionalId);
         }
         log.info("Fenced transactional.id {}: its holder lost records to a newer delivery", transactionalId);
     }

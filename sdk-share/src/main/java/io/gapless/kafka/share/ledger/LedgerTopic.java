@@ -1,5 +1,6 @@
 package io.gapless.kafka.share.ledger;
 
+import io.gapless.kafka.core.spi.Authorization;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -8,10 +9,12 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.resource.ResourceType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,12 +47,18 @@ final class LedgerTopic {
     static void ensure(Admin admin, String topic, LedgerSettings settings) {
         try {
             int brokers = admin.describeCluster().nodes().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).size();
-            Optional<TopicDescription> existing = describe(admin, topic);
+            Optional<TopicDescription> existing = explained(topic, "Describe", () -> describe(admin, topic));
             if (existing.isEmpty()) {
-                create(admin, topic, settings, brokers);
+                explained(topic, "Create", () -> {
+                    create(admin, topic, settings, brokers);
+                    return null;
+                });
             }
-            TopicDescription d = awaitLeader(admin, topic);
-            check(admin, d, settings, brokers);
+            TopicDescription d = explained(topic, "Describe", () -> awaitLeader(admin, topic));
+            explained(topic, "DescribeConfigs", () -> {
+                check(admin, d, settings, brokers);
+                return null;
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("Interrupted while checking the ack-ledger topic " + topic, e);
@@ -63,7 +72,7 @@ final class LedgerTopic {
     /** Whether {@code topic} exists (the consumer only reads the ledger and never creates it). */
     static boolean exists(Admin admin, String topic) {
         try {
-            return describe(admin, topic).isPresent();
+            return explained(topic, "Describe", () -> describe(admin, topic)).isPresent();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("Interrupted while describing the ack-ledger topic " + topic, e);
@@ -72,6 +81,26 @@ final class LedgerTopic {
         } catch (java.util.concurrent.TimeoutException e) {
             throw new TimeoutException("Timed out describing the ack-ledger topic " + topic, e);
         }
+    }
+
+    /** One admin step on {@code topic}; a refusal by the authorizer becomes Kafka's own exception naming {@code operation} and the topic. */
+    private static <T> T explained(String topic, String operation, AdminStep<T> step)
+            throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
+        try {
+            return step.run();
+        } catch (ExecutionException e) {
+            String needed = operation + " on topic " + topic + ("Create".equals(operation) ? " (or on the cluster), or create the topic beforehand" : "");
+            AuthorizationException refused = Authorization.explain(e, needed, ResourceType.TOPIC, topic);
+            if (refused != null) {
+                throw refused;
+            }
+            throw e;
+        }
+    }
+
+    @FunctionalInterface
+    private interface AdminStep<T> {
+        T run() throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException;
     }
 
     /** Replicas for a new ledger topic: the configured factor, else min(3, brokers). */

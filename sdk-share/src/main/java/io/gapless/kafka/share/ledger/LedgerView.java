@@ -1,5 +1,6 @@
 package io.gapless.kafka.share.ledger;
 
+import io.gapless.kafka.core.spi.Authorization;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -8,7 +9,10 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,7 +93,11 @@ public final class LedgerView implements AutoCloseable {
     /** Position of the reader in {@code partition}: every record below it has been applied. */
     public long position(TopicPartition partition) {
         track(partition);
-        return consumer.position(partition);
+        try {
+            return consumer.position(partition);
+        } catch (AuthorizationException e) {
+            throw refused(e);
+        }
     }
 
     /**
@@ -120,7 +128,12 @@ public final class LedgerView implements AutoCloseable {
      */
     public void catchUpToEnd(TopicPartition partition, long deadlineNanos) {
         track(partition);
-        long end = consumer.endOffsets(List.of(partition), Duration.ofNanos(Math.max(1, deadlineNanos - System.nanoTime()))).get(partition);
+        long end;
+        try {
+            end = consumer.endOffsets(List.of(partition), Duration.ofNanos(Math.max(1, deadlineNanos - System.nanoTime()))).get(partition);
+        } catch (AuthorizationException e) {
+            throw refused(e);
+        }
         catchUpTo(partition, end, deadlineNanos);
     }
 
@@ -129,6 +142,8 @@ public final class LedgerView implements AutoCloseable {
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = consumer.poll(timeout);
+        } catch (AuthorizationException e) {
+            throw refused(e);
         } catch (OffsetOutOfRangeException e) {
             for (TopicPartition tp : e.partitions()) {
                 // Records below a snapshot were deleted under us: start again from the log start.
@@ -167,15 +182,28 @@ public final class LedgerView implements AutoCloseable {
         if (indexes.containsKey(partition)) {
             return;
         }
-        indexes.put(partition, new LedgerIndex());
         List<TopicPartition> assignment = new ArrayList<>(consumer.assignment());
         assignment.add(partition);
         consumer.assign(assignment);
         restart(partition);
+        indexes.put(partition, new LedgerIndex());
+    }
+
+    // The broker names the topic at best, never the operation: Read is the only one a view needs.
+    private AuthorizationException refused(AuthorizationException e) {
+        String topics = e instanceof TopicAuthorizationException t && !t.unauthorizedTopics().isEmpty()
+                ? String.join(", ", t.unauthorizedTopics())
+                : String.join(", ", consumer.assignment().stream().map(TopicPartition::topic).distinct().sorted().toList());
+        return Authorization.explain(e, "Read on topic " + topics + " (the ack ledger)", ResourceType.TOPIC, topics);
     }
 
     private void restart(TopicPartition tp) {
-        long start = consumer.beginningOffsets(List.of(tp)).get(tp);
+        long start;
+        try {
+            start = consumer.beginningOffsets(List.of(tp)).get(tp);
+        } catch (AuthorizationException e) {
+            throw refused(e);
+        }
         consumer.seek(tp, start);
         if (start > 0) {
             coverageNeeded.put(tp, start);

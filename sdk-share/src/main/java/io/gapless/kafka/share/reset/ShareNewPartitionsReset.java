@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -152,18 +153,28 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
      * @throws ConfigException when {@code mode} is {@code native} and the broker lacks the group config
      */
     public static ModeDecision decide(NewPartitionsMode mode, ShareGroupSettings settings, ResetPolicy newPartitions) {
-        return ModeDecision.decide(mode, () -> brokerSupport(settings, newPartitions), why -> new ConfigException(
-                GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, "native", why + " (KIP-1327); use auto or emulate"));
+        return decide(mode, () -> brokerKnowsGroupConfig(settings, newPartitions));
     }
 
-    private static ModeDecision.Support brokerSupport(ShareGroupSettings groupSettings, ResetPolicy newPartitions) {
+    /**
+     * The gate alone. The client plays no part (the SDK sets the group config with Admin, which
+     * every supported kafka-clients has); {@code brokerKnowsGroupConfig} is asked only when
+     * {@code mode} allows the native path.
+     */
+    static ModeDecision decide(NewPartitionsMode mode, BooleanSupplier brokerKnowsGroupConfig) {
+        String key = ShareGroupSetting.AUTO_OFFSET_RESET_NEW_PARTITIONS.key();
+        return ModeDecision.decide(mode, () -> brokerKnowsGroupConfig.getAsBoolean()
+                        ? ModeDecision.Support.available("the broker knows the group config " + key)
+                        : ModeDecision.Support.missing("the broker does not know the group config " + key),
+                why -> new ConfigException(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, "native", why + " (KIP-1327); use auto or emulate"));
+    }
+
+    private static boolean brokerKnowsGroupConfig(ShareGroupSettings groupSettings, ResetPolicy newPartitions) {
         try {
             groupSettings.update().newPartitionsAutoOffsetReset(newPartitions).validate();
-            return ModeDecision.Support.available("the broker knows the group config "
-                    + ShareGroupSetting.AUTO_OFFSET_RESET_NEW_PARTITIONS.key());
+            return true;
         } catch (UnsupportedShareGroupSettingException e) {
-            return ModeDecision.Support.missing("the broker does not know the group config "
-                    + ShareGroupSetting.AUTO_OFFSET_RESET_NEW_PARTITIONS.key());
+            return false;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.gapless.kafka.share.txn;
 
+import io.gapless.kafka.core.spi.Authorization;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -11,8 +12,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -105,7 +109,8 @@ final class AckModeRegistry implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new KafkaException("Interrupted while writing to " + topic, e);
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof KafkaException ke ? ke : new KafkaException("Cannot write to " + topic, e.getCause());
+            KafkaException failure = e.getCause() instanceof KafkaException ke ? ke : new KafkaException("Cannot write to " + topic, e.getCause());
+            throw Authorization.explainOrRethrow(failure, "Write on topic " + topic + " (the KIP-1289 mode topic)", ResourceType.TOPIC, topic);
         } catch (java.util.concurrent.TimeoutException e) {
             throw new TimeoutException("Timed out writing to " + topic, e);
         }
@@ -113,7 +118,14 @@ final class AckModeRegistry implements AutoCloseable {
 
     private void readToEnd() {
         ensureTopic();
-        KafkaConsumer<byte[], byte[]> r = reader();
+        try {
+            readToEnd(reader());
+        } catch (AuthorizationException e) {
+            throw Authorization.explain(e, "Read on topic " + topic + " (the KIP-1289 mode topic)", ResourceType.TOPIC, topic);
+        }
+    }
+
+    private void readToEnd(KafkaConsumer<byte[], byte[]> r) {
         long end = r.endOffsets(List.of(partition), TIMEOUT).get(partition);
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (r.position(partition, TIMEOUT) < end) {
@@ -135,15 +147,23 @@ final class AckModeRegistry implements AutoCloseable {
     }
 
     // Compacted (one live record per group), one partition so that one read sees every group.
+    // Described first: a topic the operator created needs no Create (Kafka refuses a create without it even when the topic exists).
     private void ensureTopic() {
         if (topicReady) {
             return;
         }
         NewTopic t = new NewTopic(topic, Optional.of(1), Optional.empty()).configs(Map.of("cleanup.policy", "compact"));
         try {
-            admin().createTopics(List.of(t)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            log.info("Created the KIP-1289 mode topic {}", topic);
+            if (!exists()) {
+                admin().createTopics(List.of(t)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                log.info("Created the KIP-1289 mode topic {}", topic);
+            }
         } catch (ExecutionException e) {
+            AuthorizationException refused = Authorization.explain(e, "Create on topic " + topic
+                    + " (the KIP-1289 mode topic; or on the cluster), or create the topic beforehand", ResourceType.TOPIC, topic);
+            if (refused != null) {
+                throw refused;
+            }
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw new KafkaException("Cannot create the KIP-1289 mode topic " + topic, e.getCause());
             }
@@ -154,6 +174,20 @@ final class AckModeRegistry implements AutoCloseable {
             throw new TimeoutException("Timed out creating " + topic, e);
         }
         topicReady = true;
+    }
+
+    private boolean exists() throws InterruptedException, java.util.concurrent.TimeoutException {
+        try {
+            admin().describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return false;
+            }
+            AuthorizationException refused = Authorization.explain(e, "Read on topic " + topic + " (the KIP-1289 mode topic)",
+                    ResourceType.TOPIC, topic);
+            throw refused != null ? refused : new KafkaException("Cannot describe the KIP-1289 mode topic " + topic, e.getCause());
+        }
     }
 
     private Admin admin() {

@@ -1,5 +1,6 @@
 package io.gapless.kafka.share.txn;
 
+import io.gapless.kafka.core.spi.Authorization;
 import io.gapless.kafka.share.ledger.AckLedger;
 import io.gapless.kafka.share.ledger.LedgerConfirmation;
 import io.gapless.kafka.share.ledger.LedgerEntry;
@@ -14,6 +15,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,9 +100,14 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
         staged.forEach((participant, ranges) -> ranges.forEach((tip, list) ->
                 ours.computeIfAbsent(ShareKey.of(participant.metadata().groupId(), tip), k -> new ArrayList<>()).addAll(list)));
         carried = List.copyOf(pending.getOrDefault(p, List.of()));
-        Future<RecordMetadata> send = producer.send(ledger.entryRecord(p, group, new LedgerEntry(transactionalId, ours, carried)));
-        producer.flush();
-        long own = await(send, deadlineNanos).offset();
+        long own;
+        try {
+            Future<RecordMetadata> send = producer.send(ledger.entryRecord(p, group, new LedgerEntry(transactionalId, ours, carried)));
+            producer.flush();
+            own = await(send, deadlineNanos).offset();
+        } catch (KafkaException e) {
+            throw Authorization.explainOrRethrow(e, "Write on topic " + p.topic() + " (the ack ledger)", ResourceType.TOPIC, p.topic());
+        }
         lastPartition = p;
         lastOffset = own;
         lastOurs = ours;

@@ -1,5 +1,6 @@
 package io.gapless.kafka.share.txn;
 
+import io.gapless.kafka.core.spi.ClientCompatibility;
 import io.gapless.kafka.core.spi.ClientIds;
 import io.gapless.kafka.share.ledger.AckLedger;
 import io.gapless.kafka.share.ledger.SnapshotPhase;
@@ -117,6 +118,7 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
     @SuppressWarnings("unchecked")
     private TransactionalShareProducer(Map<String, Object> configs, Serializer<K> keySerializer, Serializer<V> valueSerializer,
                                        Producer<byte[], byte[]> injected, NativeShareTransactions injectedNative) {
+        ClientCompatibility.require(ClientCompatibility.EntryPoint.TRANSACTIONAL_SHARE_PRODUCER);
         TransactionalShareProducerConfig config = new TransactionalShareProducerConfig(configs);
         String configuredId = config.clientId();
         NativeShareTransactions nativeSupport = injectedNative != null ? injectedNative

@@ -2,10 +2,6 @@ package io.gapless.kafka.testkit.internal;
 
 import org.apache.kafka.common.KafkaException;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,16 +28,27 @@ public final class ChildNode implements NodeProcess {
     private final Path outputDir;
     private final String classpath;
     private final Duration startTimeout;
+    private final Path formatRequest;
     private volatile ChildJvm child;
     private volatile boolean paused;
     private int launches;
 
-    /** Writes the node's settings next to {@code outputDir}; nothing starts yet. */
+    /** Writes the node's settings next to {@code outputDir}; nothing starts yet. The parent formatted its storage. */
     public ChildNode(int nodeId, Map<String, String> properties, Path outputDir, String classpath, Duration startTimeout) {
+        this(nodeId, properties, outputDir, classpath, startTimeout, null);
+    }
+
+    /**
+     * As above, but the child formats its storage itself from {@code formatRequest} (written by
+     * {@link NodeStorage#writeRequest}) on its first start; {@code null} when the parent formatted it.
+     */
+    public ChildNode(int nodeId, Map<String, String> properties, Path outputDir, String classpath, Duration startTimeout,
+                     Path formatRequest) {
         this.nodeId = nodeId;
         this.outputDir = outputDir;
         this.classpath = classpath;
         this.startTimeout = startTimeout;
+        this.formatRequest = formatRequest;
         this.settingsFile = outputDir.resolve("node-" + nodeId + ".properties");
         writeSettings(settingsFile, properties);
     }
@@ -57,8 +64,10 @@ public final class ChildNode implements NodeProcess {
         if (!extra.isEmpty()) {
             options.addAll(List.of(extra.split("\\s+")));
         }
-        ChildJvm launched = ChildJvm.launch("node " + nodeId, MARKER, options, classpath,
-                List.of(ChildNodeMain.class.getName(), settingsFile.toString()),
+        List<String> mainAndArgs = formatRequest == null
+                ? List.of(ChildNodeMain.class.getName(), settingsFile.toString())
+                : List.of(ChildNodeMain.class.getName(), settingsFile.toString(), formatRequest.toString());
+        ChildJvm launched = ChildJvm.launch("node " + nodeId, MARKER, options, classpath, mainAndArgs,
                 outputDir.resolve("node-" + nodeId + "-run-" + launches + ".log"));
         paused = false;
         try {
@@ -133,21 +142,6 @@ public final class ChildNode implements NodeProcess {
     private static void writeSettings(Path file, Map<String, String> properties) {
         Properties p = new Properties();
         p.putAll(properties);
-        try {
-            Files.createDirectories(file.getParent());
-            Files.deleteIfExists(file);
-            // It may hold the cluster's passwords and keys: readable by this user only, where the OS allows.
-            try {
-                Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-            } catch (UnsupportedOperationException notPosix) {
-                Files.createFile(file);
-            }
-            try (OutputStream out = Files.newOutputStream(file)) {
-                p.store(out, "Gapless embedded node");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write the settings of an embedded node to " + file, e);
-        }
+        OwnerOnlyFiles.store(file, p, "Gapless embedded node");
     }
 }

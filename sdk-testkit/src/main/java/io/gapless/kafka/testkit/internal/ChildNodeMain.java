@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * Main of a child-JVM node ({@link ChildNode}): {@code ChildNodeMain <settings file>}. The storage
- * is already formatted by the parent. Prints {@code GAPLESS-NODE-READY} once the server started,
+ * Main of a child-JVM node ({@link ChildNode}): {@code ChildNodeMain <settings file> [<format request>]}.
+ * The storage is formatted by the parent, or, given a format request, by this JVM on its first start
+ * ({@link NodeStorage#formatIfRequested}). Prints {@code GAPLESS-NODE-READY} once the server started,
  * {@code GAPLESS-NODE-FAILED <reason>} before exiting with status 2 when it cannot start. When its
  * stdin reaches end of file (the parent closed it or died) it shuts the server down and exits,
  * halting after 20 s if the shutdown hangs (for example with no controller left to answer).
@@ -33,6 +34,9 @@ public final class ChildNodeMain {
         props.stringPropertyNames().forEach(k -> config.put(k, props.getProperty(k)));
         KafkaRaftServer server;
         try {
+            if (args.length > 1) {
+                NodeStorage.formatIfRequested(Path.of(args[1]));
+            }
             server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
             server.startup();
         } catch (Throwable t) {

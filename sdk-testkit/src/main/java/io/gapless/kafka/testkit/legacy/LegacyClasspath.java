@@ -15,9 +15,11 @@ import java.util.Properties;
 /**
  * The classpath of the older Kafka release that {@link LegacyKafka} runs, as resolved by the
  * sdk-testkit build ({@code sdk-testkit/legacy-kafka/pom.xml}, {@code dependency:build-classpath}).
- * The build writes the jar paths relative to the local Maven repository; this class resolves them
- * against the repository named by {@value #REPOSITORY_PROPERTY}, else the one the build used, else
- * {@code ~/.m2/repository}, and checks that every jar exists.
+ * The build writes the jar paths relative to the local Maven repository (the resources are packaged
+ * into the published jar, so they name no path of the machine that built it); this class resolves
+ * them against the repository of the test run, {@value #REPOSITORY_PROPERTY} (the Gapless build's
+ * Surefire and Failsafe pass their {@code settings.localRepository}), else {@code ~/.m2/repository},
+ * and checks that every jar exists.
  */
 final class LegacyClasspath {
     /** System property that overrides the local Maven repository the jars are read from. */
@@ -63,7 +65,7 @@ final class LegacyClasspath {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read legacy-kafka.classpath", e);
         }
-        String repository = repository(info.getProperty("localRepository"));
+        String repository = repository();
         return new LegacyClasspath(version, check(split(raw.replace(REPO_TOKEN, repository)), version));
     }
 
@@ -77,13 +79,10 @@ final class LegacyClasspath {
         return String.join(File.pathSeparator, entries.stream().map(Path::toString).toList());
     }
 
-    private static String repository(String fromBuild) {
+    private static String repository() {
         String explicit = System.getProperty(REPOSITORY_PROPERTY);
         if (explicit != null && !explicit.isBlank()) {
             return explicit;
-        }
-        if (fromBuild != null && !fromBuild.isBlank() && !fromBuild.contains("${") && Files.isDirectory(Paths.get(fromBuild))) {
-            return fromBuild;
         }
         return Paths.get(System.getProperty("user.home"), ".m2", "repository").toString();
     }

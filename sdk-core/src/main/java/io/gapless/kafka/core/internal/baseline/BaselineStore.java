@@ -567,17 +567,20 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
             return new TopicState(existing.get().partitions().size(), false);
         }
         Optional<Short> replicas = createdReplicationFactor(nodes);
-        NewTopic newTopic = new NewTopic(topic, Optional.of(baselineTopic.partitionsWhenCreated()), replicas).configs(Map.of(
-                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+        Map<String, String> configs = new HashMap<>(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
                 TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
+        // Replicated: an acknowledged baseline record is on two brokers (as the ack ledger's topics).
+        replicas.filter(rf -> rf > 1).ifPresent(rf -> configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2"));
+        NewTopic newTopic = new NewTopic(topic, Optional.of(baselineTopic.partitionsWhenCreated()), replicas).configs(configs);
         CreateTopicsResult creation = admin.createTopics(List.of(newTopic));
         boolean created = false;
         try {
             onBaselineTopic("Create on topic " + topic + " (or on the cluster), or create the topic beforehand",
                     () -> creation.all().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
             created = true;
-            log.info("Created the group baseline topic {} ({} partition(s), replication factor {}, compacted, LogAppendTime)", topic,
-                    baselineTopic.partitionsWhenCreated(), replicas.map(String::valueOf).orElse("of the broker's default"));
+            log.info("Created the group baseline topic {} ({} partition(s), replication factor {}, {}compacted, LogAppendTime)", topic,
+                    baselineTopic.partitionsWhenCreated(), replicas.map(String::valueOf).orElse("of the broker's default"),
+                    configs.containsKey(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG) ? "min.insync.replicas 2, " : "");
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw e;

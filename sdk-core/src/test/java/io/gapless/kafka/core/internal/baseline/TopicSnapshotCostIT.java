@@ -7,12 +7,14 @@ import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.TestClients;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -91,6 +93,11 @@ class TopicSnapshotCostIT {
                     .mapToObj(i -> new NewTopic("bulk-" + i, Optional.of(1), Optional.empty())).toList();
             kafka.admin().createTopics(batch).all().get();
         }
+        // The broker creates the logs after the controller answered: wait until the last bulk topic's
+        // leader serves it (a deadline that grows with the count, as a loaded 2-core machine needs).
+        Map<TopicPartition, OffsetSpec> last = Map.of(new TopicPartition("bulk-" + (n - 1), 0), OffsetSpec.latest());
+        Awaitility.await("the leader of bulk-" + (n - 1) + " to serve its log").atMost(Duration.ofSeconds(30 + n / 50))
+                .ignoreExceptions().until(() -> kafka.admin().listOffsets(last).all().get() != null);
         kafka.createTopic("bulk-ready-marker", 1);
     }
 

@@ -1,0 +1,48 @@
+package io.gapless.kafka.core;
+
+import org.apache.kafka.common.KafkaException;
+
+/**
+ * The kafka-clients (or kafka-streams) release on the classpath is older than the one an SDK entry
+ * point needs. Thrown by the constructors ({@code GaplessConsumer}, {@code GaplessStreams.create},
+ * {@code GaplessShareConsumer}, {@code TransactionalShareProducer}, {@code ShareGroupSettings.forGroup})
+ * before any client is created, instead of a {@code NoSuchMethodError} later. The message names the
+ * release found, the one required and what the older release lacks; README's compatibility matrix
+ * lists every entry point.
+ */
+public class UnsupportedClientVersionException extends KafkaException {
+    private static final long serialVersionUID = 1L;
+
+    private final String entryPoint;
+    private final String artifact;
+    private final String found;
+    private final String required;
+
+    public UnsupportedClientVersionException(String entryPoint, String artifact, String found, String required, String message) {
+        super(message);
+        this.entryPoint = entryPoint;
+        this.artifact = artifact;
+        this.found = found;
+        this.required = required;
+    }
+
+    /** The SDK class that refused, for example {@code GaplessShareConsumer}. */
+    public String entryPoint() {
+        return entryPoint;
+    }
+
+    /** {@code kafka-clients} or {@code kafka-streams}. */
+    public String artifact() {
+        return artifact;
+    }
+
+    /** The release found on the classpath, for example {@code 4.1.2}. */
+    public String found() {
+        return found;
+    }
+
+    /** The oldest release the entry point works with, for example {@code 4.2}. */
+    public String required() {
+        return required;
+    }
+}
