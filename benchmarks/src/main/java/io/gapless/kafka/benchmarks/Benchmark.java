@@ -10,4 +10,9 @@ public interface Benchmark {
 
     /** Runs the benchmark; a feature that is not built yet yields a {@link BenchmarkResult#skipped} result. */
     List<BenchmarkResult> run(BenchmarkContext context);
+
+    /** Whether it talks to the cluster; when no selected benchmark does, none is started. */
+    default boolean needsCluster() {
+        return true;
+    }
 }

@@ -25,10 +25,10 @@ public final class BenchmarkHarness {
         this.benchmarks = benchmarks;
     }
 
-    /** Every benchmark, in the order of issue 7. */
+    /** Every benchmark: the JMH one first (it needs no cluster), then the order of issue 7. */
     public static BenchmarkHarness all() {
-        return new BenchmarkHarness(List.of(new ConsumeBenchmark(), new ProduceBenchmark(), new ExpansionBenchmark(),
-                new ShareEosBenchmark(), new LedgerBenchmark()));
+        return new BenchmarkHarness(List.of(new PollOverheadBenchmark(), new ConsumeBenchmark(), new ProduceBenchmark(),
+                new ExpansionBenchmark(), new ShareEosBenchmark(), new LedgerBenchmark()));
     }
 
     public BenchmarkReport run(BenchmarkOptions options, PrintStream out) {
@@ -38,8 +38,10 @@ public final class BenchmarkHarness {
         String machine = MachineInfo.describe();
         List<BenchmarkResult> results = new ArrayList<>();
         String cluster;
-        try (EmbeddedKafka kafka = EmbeddedKafka.forTests()) {
-            cluster = kafka.isExternal() ? "external cluster " + kafka.bootstrapServers() : "embedded single-node KRaft broker in this JVM";
+        boolean needsCluster = benchmarks.stream().anyMatch(b -> options.selected(b.name()) && b.needsCluster());
+        try (EmbeddedKafka kafka = needsCluster ? EmbeddedKafka.forTests() : null) {
+            cluster = kafka == null ? "no cluster (JMH only)" : kafka.isExternal() ? "external cluster " + kafka.bootstrapServers()
+                    : "embedded single-node KRaft broker in this JVM";
             out.println("Gapless benchmarks, mode " + options.mode().name().toLowerCase() + ", " + cluster);
             out.println(machine + "; 1-minute load average " + loadBefore);
             BenchmarkContext ctx = new BenchmarkContext(kafka, options.mode());

@@ -4,62 +4,99 @@ import java.util.List;
 
 /**
  * How big a benchmark run is. {@link #FULL} is the run whose numbers go into {@code RESULTS.md};
- * {@link #QUICK} finishes within about three minutes on two cores; {@link #SMOKE} only proves that
- * every benchmark still runs end to end (its numbers mean nothing).
+ * {@link #QUICK} is a shorter run for checking a change; {@link #SMOKE} only proves that every
+ * benchmark still runs end to end (its numbers mean nothing).
  */
 public enum BenchmarkMode {
-    //      consume  produce  expansion  share-eos  eos    ledger
-    //      records  records  runs       records    batch  ranges     pairs  warmup
-    FULL(1_000_000, 500_000, 5, 100_000, 500, 1_000_000, 7, 3, List.of("classic", "consumer")),
-    QUICK(500_000, 100_000, 2, 20_000, 500, 200_000, 3, 1, List.of("classic", "consumer")),
-    SMOKE(2_000, 2_000, 1, 600, 100, 10_000, 1, 0, List.of("classic"));
+    FULL(new Throughput(1_000_000, 200_000, 50_000, 150, 6, 5), new Expansion(5, 2), new Eos(100_000, 500, 7, 3),
+            1_000_000, new Jmh(5, 3, 5, 1000), List.of("classic", "consumer")),
+    QUICK(new Throughput(400_000, 100_000, 25_000, 40, 3, 3), new Expansion(2, 1), new Eos(20_000, 500, 3, 1),
+            200_000, new Jmh(2, 2, 3, 500), List.of("classic", "consumer")),
+    SMOKE(new Throughput(2_000, 500, 500, 2, 0, 1), new Expansion(1, 1), new Eos(600, 100, 1, 0),
+            10_000, new Jmh(1, 1, 1, 100), List.of("classic"));
 
-    private final int consumeRecords;
-    private final int produceRecords;
-    private final int expansionRuns;
-    private final int shareEosRecords;
-    private final int eosBatch;
+    /**
+     * The consume and produce benchmarks: live clients measured in rounds of segments.
+     *
+     * @param consumeRecords records of 100 bytes in the topic the consumers read (over and over)
+     * @param consumeSegment records one consumer reads per turn
+     * @param produceSegment records one producer writes per turn (then {@code flush()})
+     * @param rounds         measured rounds (each: one segment per client)
+     * @param warmupRounds   discarded rounds before them
+     * @param startupPairs   new groups started per client kind to time subscribe-to-first-record
+     */
+    public record Throughput(int consumeRecords, int consumeSegment, int produceSegment, int rounds, int warmupRounds,
+                             int startupPairs) {
+    }
+
+    /**
+     * @param runs        measured rounds of the running scenario (one run per client kind each)
+     * @param stoppedRuns rounds of the scenario where partitions are added while the group is stopped
+     */
+    public record Expansion(int runs, int stoppedRuns) {
+    }
+
+    /**
+     * @param records     input records per run of each consume-transform-produce loop
+     * @param batch       records per poll and per commit
+     * @param pairs       measured A/B pairs
+     * @param warmupPairs discarded pairs before them
+     */
+    public record Eos(int records, int batch, int pairs, int warmupPairs) {
+    }
+
+    /**
+     * @param pairs                 JMH forks per side, alternating
+     * @param warmupIterations      warm-up iterations per fork
+     * @param measurementIterations measured iterations per fork
+     * @param iterationMillis       length of one iteration
+     */
+    public record Jmh(int pairs, int warmupIterations, int measurementIterations, int iterationMillis) {
+    }
+
+    private final Throughput throughput;
+    private final Expansion expansion;
+    private final Eos eos;
     private final int ledgerRanges;
-    private final int pairs;
-    private final int warmupPairs;
+    private final Jmh jmh;
     private final List<String> expansionProtocols;
 
-    BenchmarkMode(int consumeRecords, int produceRecords, int expansionRuns, int shareEosRecords, int eosBatch,
-                  int ledgerRanges, int pairs, int warmupPairs, List<String> expansionProtocols) {
-        this.consumeRecords = consumeRecords;
-        this.produceRecords = produceRecords;
-        this.expansionRuns = expansionRuns;
-        this.shareEosRecords = shareEosRecords;
-        this.eosBatch = eosBatch;
+    BenchmarkMode(Throughput throughput, Expansion expansion, Eos eos, int ledgerRanges, Jmh jmh, List<String> expansionProtocols) {
+        this.throughput = throughput;
+        this.expansion = expansion;
+        this.eos = eos;
         this.ledgerRanges = ledgerRanges;
-        this.pairs = pairs;
-        this.warmupPairs = warmupPairs;
+        this.jmh = jmh;
         this.expansionProtocols = expansionProtocols;
     }
 
-    /** Records of 100 bytes read per run by the consume benchmark. */
+    public Throughput throughput() {
+        return throughput;
+    }
+
+    /** Records of 100 bytes in the consume benchmark's topic. */
     public int consumeRecords() {
-        return consumeRecords;
+        return throughput.consumeRecords();
     }
 
-    /** Records of 100 bytes written per run by the produce benchmark. */
-    public int produceRecords() {
-        return produceRecords;
-    }
-
-    /** Measured expansion runs per client and group protocol (after the discarded warm-up pairs). */
+    /** Measured expansion runs per client kind and group protocol. */
     public int expansionRuns() {
-        return expansionRuns;
+        return expansion.runs();
+    }
+
+    /** Runs per client kind and group protocol of the scenario where partitions are added while the group is stopped. */
+    public int expansionStoppedRuns() {
+        return expansion.stoppedRuns();
     }
 
     /** Input records per run of each consume-transform-produce loop. */
     public int shareEosRecords() {
-        return shareEosRecords;
+        return eos.records();
     }
 
     /** Records per poll and per commit in the consume-transform-produce loops. */
     public int eosBatch() {
-        return eosBatch;
+        return eos.batch();
     }
 
     /** Acknowledged ranges held in memory by the ledger heap measurement. */
@@ -67,23 +104,27 @@ public enum BenchmarkMode {
         return ledgerRanges;
     }
 
-    /** Measured A/B pairs of the throughput benchmarks. */
+    /** Measured A/B pairs of the share-eos benchmark. */
     public int pairs() {
-        return pairs;
+        return eos.pairs();
     }
 
-    /** Discarded warm-up A/B pairs before the measured ones. */
+    /** Discarded warm-up pairs of the share-eos benchmark (and warm-up rounds of the expansion benchmark). */
     public int warmupPairs() {
-        return warmupPairs;
+        return eos.warmupPairs();
+    }
+
+    public Jmh jmh() {
+        return jmh;
+    }
+
+    /** Whether the share-eos benchmark also runs its extra variants (not in smoke runs). */
+    public boolean controls() {
+        return this != SMOKE;
     }
 
     /** Group protocols the expansion benchmark runs on. */
     public List<String> expansionProtocols() {
         return expansionProtocols;
-    }
-
-    /** Whether the throughput benchmarks also run an A/A control (plain against plain) to show the noise floor. */
-    public boolean controls() {
-        return this != SMOKE;
     }
 }

@@ -7,13 +7,14 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Command-line options: {@code --quick} (within three minutes on two cores), {@code --smoke}
- * (seconds; proves that everything runs), {@code --only=consume,expansion} (a subset),
+ * Command-line options: {@code --quick} (a shorter run), {@code --smoke} (seconds; proves that
+ * everything runs), {@code --only=poll-overhead,consume,expansion} (a subset),
  * {@code --results-file=<path>} (write the table there, full runs only by default).
  */
 public record BenchmarkOptions(BenchmarkMode mode, Set<String> only, String resultsFile) {
     public static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList(
-            ConsumeBenchmark.NAME, ProduceBenchmark.NAME, ExpansionBenchmark.NAME, ShareEosBenchmark.NAME, LedgerBenchmark.NAME));
+            PollOverheadBenchmark.NAME, ConsumeBenchmark.NAME, ProduceBenchmark.NAME, ExpansionBenchmark.NAME, ShareEosBenchmark.NAME,
+            LedgerBenchmark.NAME));
 
     public static BenchmarkOptions parse(String... args) {
         BenchmarkMode mode = BenchmarkMode.FULL;

@@ -73,16 +73,40 @@ public final class BenchmarkResult {
         return sb.toString();
     }
 
-    /** Adds the throughput figures every interleaved benchmark reports, in one fixed order. */
+    /** Adds the throughput figures of the consume and produce benchmarks, in one fixed order (the first nine predate the intervals). */
     BenchmarkResult metrics(ThroughputFigures f) {
         return metric("plain_records_per_s", f.plainRate())
                 .metric("sdk_records_per_s", f.sdkRate())
-                .metric("ratio", Format.ratio(f.ratio()))
+                .metric("ratio", Format.ratio(f.ratio().estimate()))
                 .metric("paired_ratio", Format.ratio(f.paired()))
                 .metric("best_ratio", Format.ratio(f.best()))
-                .metric("control_aa_ratio", Format.ratio(f.controlRatio()))
-                .metric("control_aa_cpu_ratio", Format.ratio(f.controlCpu()))
+                .metric("control_aa_ratio", Format.ratio(f.control().estimate()))
+                .metric("control_aa_cpu_ratio", Format.ratio(f.controlCpu().estimate()))
                 .metric("plain_cpu_ns_per_record", f.plainCpu())
-                .metric("sdk_cpu_ns_per_record", f.sdkCpu());
+                .metric("sdk_cpu_ns_per_record", f.sdkCpu())
+                .metric("ratio_ci_low", Format.ratio(f.ratio().low()))
+                .metric("ratio_ci_high", Format.ratio(f.ratio().high()))
+                .metric("control_aa_ci_low", Format.ratio(f.control().low()))
+                .metric("control_aa_ci_high", Format.ratio(f.control().high()))
+                .metric("cpu_ratio", Format.ratio(f.cpu().estimate()))
+                .metric("cpu_ratio_ci_low", Format.ratio(f.cpu().low()))
+                .metric("cpu_ratio_ci_high", Format.ratio(f.cpu().high()))
+                .metric("control_aa_cpu_ci_low", Format.ratio(f.controlCpu().low()))
+                .metric("control_aa_cpu_ci_high", Format.ratio(f.controlCpu().high()));
+    }
+
+    /** The rows every throughput benchmark prints: the ratio against its target, its interval, the A/A control, CPU per record. */
+    BenchmarkResult throughputRows(String benchmark, String figure, ThroughputFigures f, String aaLabel, String cpuLabel) {
+        return row(TableRow.resolved(benchmark, figure, Format.rate(f.plainRate()), Format.rate(f.sdkRate()),
+                "ratio " + ThroughputFigures.withInterval(f.ratio()), "ratio >= 0.98", f.ratio(), 0.98))
+                .row(TableRow.checked(benchmark, "width of that 95% interval (t on per-round log ratios, " + f.ratio().n() + " rounds)",
+                        "", "", Format.ratio(f.ratio().width()), "< " + Format.ratio(ThroughputFigures.RESOLUTION),
+                        f.ratio().width() < ThroughputFigures.RESOLUTION))
+                .row(TableRow.info(benchmark, "records/s: median of per-round ratios / ratio of best segments", "", "",
+                        Format.ratio(f.paired()) + " / " + Format.ratio(f.best())))
+                .row(TableRow.info(benchmark, "noise floor: " + aaLabel + " (A/A), records/s / CPU per record", "", "",
+                        "ratio " + ThroughputFigures.withInterval(f.control()) + " / " + ThroughputFigures.withInterval(f.controlCpu())))
+                .row(TableRow.info(benchmark, cpuLabel + " (median)", Format.number(f.plainCpu()) + " ns",
+                        Format.number(f.sdkCpu()) + " ns", "ratio " + ThroughputFigures.withInterval(f.cpu())));
     }
 }

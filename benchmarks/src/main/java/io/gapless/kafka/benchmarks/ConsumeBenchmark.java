@@ -4,6 +4,7 @@ import io.gapless.kafka.core.GaplessConsumer;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,15 +16,21 @@ import java.util.function.Function;
 /**
  * {@link GaplessConsumer} with {@code auto.offset.reset.new.partitions=earliest} (emulation active:
  * the inner consumer runs with {@code auto.offset.reset=none} and the SDK resets every partition
- * through the group baseline) against {@link KafkaConsumer}, both reading the same pre-filled
- * 4-partition topic from the beginning with a fresh group per run.
+ * through the group baseline) against {@link KafkaConsumer}, reading the same pre-filled
+ * 4-partition topic.
+ *
+ * <p>Throughput: three consumers stay open, each in a group of its own (plain, SDK, and a second
+ * plain one as the A/A control), and read the topic in turns of one segment each ({@link Rounds}:
+ * every order of the three in turn), over and over; each round gives one sdk/plain and one A/A
+ * pair. Start-up: new groups, plain and SDK alternately, timed from {@code subscribe} to the
+ * first record.
  */
 public final class ConsumeBenchmark implements Benchmark {
     static final String NAME = "consume";
     private static final Logger log = LoggerFactory.getLogger(ConsumeBenchmark.class);
     private static final int PARTITIONS = 4;
     private static final String PROTOCOL = "classic";
-    private static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
 
     @Override
     public String name() {
@@ -32,111 +39,112 @@ public final class ConsumeBenchmark implements Benchmark {
 
     @Override
     public List<BenchmarkResult> run(BenchmarkContext ctx) {
-        BenchmarkMode mode = ctx.mode();
+        BenchmarkMode.Throughput size = ctx.mode().throughput();
         String topic = ctx.unique("consume");
-        int records = mode.consumeRecords();
+        int records = size.consumeRecords();
         log.info("consume: loading {} records of {} bytes into {} partitions", records, TopicLoader.VALUE_BYTES, PARTITIONS);
         TopicLoader.load(ctx.kafka(), topic, PARTITIONS, records);
-        Interleaved.Runs<ConsumeRun> runs = Interleaved.run(NAME, mode.warmupPairs(), mode.pairs(),
-                run -> consume(ctx, topic, records, run, KafkaConsumer::new, false),
-                run -> consume(ctx, topic, records, run, GaplessConsumer::new, true));
-        // Noise floor: the same comparison with plain Kafka on both sides (A/A).
-        Interleaved.Runs<ConsumeRun> control = !mode.controls() ? new Interleaved.Runs<>(List.of(), List.of())
-                : Interleaved.run(NAME + " A/A control", mode.warmupPairs(), mode.pairs(),
-                run -> consume(ctx, topic, records, 1000 + run, KafkaConsumer::new, false),
-                run -> consume(ctx, topic, records, 2000 + run, KafkaConsumer::new, false));
+        long total = records + PARTITIONS; // TopicLoader.create's readiness record per partition
+        List<List<Segment>> segments;
+        LatencySamples plainPolls;
+        LatencySamples sdkPolls;
+        String sdkGroup = ctx.unique("consume-live-sdk");
+        try (LiveConsumer plain = live(ctx, topic, total, size, ctx.unique("consume-live-plain"), KafkaConsumer::new, false);
+             LiveConsumer sdk = live(ctx, topic, total, size, sdkGroup, GaplessConsumer::new, true);
+             LiveConsumer control = live(ctx, topic, total, size, ctx.unique("consume-live-aa"), KafkaConsumer::new, false)) {
+            segments = Rounds.run(NAME, size.warmupRounds(), size.rounds(), List.of(
+                    (round, run) -> plain.segment(round >= 0),
+                    (round, run) -> sdk.segment(round >= 0),
+                    (round, run) -> control.segment(round >= 0)));
+            plainPolls = plain.polls();
+            sdkPolls = sdk.polls();
+        }
+        BaselineTopics.deleteFor(ctx, sdkGroup);
+        List<List<Startup>> startups = Rounds.run(NAME + " start-up", 1, size.startupPairs(), List.of(
+                (round, run) -> startup(ctx, topic, run, KafkaConsumer::new, false),
+                (round, run) -> startup(ctx, topic, run, GaplessConsumer::new, true)));
         ctx.kafka().deleteTopics(topic);
-        return List.of(result(runs, control, records));
+        ThroughputFigures f = ThroughputFigures.of(NAME, segments.get(0), segments.get(1), segments.get(2));
+        return List.of(result(f, size, plainPolls, sdkPolls, startups.get(0), startups.get(1), records));
     }
 
-    private static ConsumeRun consume(BenchmarkContext ctx, String topic, int records, int run,
-                                      Function<Map<String, Object>, Consumer<byte[], byte[]>> factory, boolean sdk) {
-        Map<String, Object> props = ClientSettings.consumer(ctx.kafka(), ctx.unique("consume-" + run), PROTOCOL, "earliest");
-        if (sdk) {
-            props = ClientSettings.sdkConsumer(props, "earliest");
-        }
-        LatencySamples polls = new LatencySamples();
-        try (Consumer<byte[], byte[]> consumer = factory.apply(props)) {
+    private static LiveConsumer live(BenchmarkContext ctx, String topic, long total, BenchmarkMode.Throughput size, String group,
+                                     Function<Map<String, Object>, Consumer<byte[], byte[]>> factory, boolean sdk) {
+        return new LiveConsumer(factory.apply(props(ctx, group, sdk)), topic, total, size.consumeSegment());
+    }
+
+    private static Map<String, Object> props(BenchmarkContext ctx, String group, boolean sdk) {
+        Map<String, Object> props = ClientSettings.consumer(ctx.kafka(), group, PROTOCOL, "earliest");
+        return sdk ? ClientSettings.sdkConsumer(props, "earliest") : props;
+    }
+
+    /**
+     * A new group's start.
+     *
+     * @param firstRecordMillis from {@code subscribe} to the first record
+     * @param resets            partitions the SDK reset (0 for plain Kafka)
+     */
+    private record Startup(double firstRecordMillis, long resets) {
+    }
+
+    private static Startup startup(BenchmarkContext ctx, String topic, int run,
+                                   Function<Map<String, Object>, Consumer<byte[], byte[]>> factory, boolean sdk) {
+        String group = ctx.unique("consume-start-" + run);
+        try (Consumer<byte[], byte[]> consumer = factory.apply(props(ctx, group, sdk))) {
             long subscribed = System.nanoTime();
             consumer.subscribe(List.of(topic));
-            long deadline = subscribed + RUN_TIMEOUT.toNanos();
-            long firstRecordAt = -1;
-            long steadyStart = -1;
-            int received = 0;
-            int steadyRecords = 0;
-            // Steady state starts once a tenth of the records arrived: the fetch pipeline has ramped up
-            // and the start-up path (the SDK's resets) is behind both variants.
-            int steadyFrom = Math.max(1, records / 10);
-            long end = subscribed;
-            long cpuStart = -1;
-            while (received < records) {
+            long deadline = subscribed + STARTUP_TIMEOUT.toNanos();
+            ConsumerRecords<byte[], byte[]> batch = ConsumerRecords.empty();
+            while (batch.isEmpty()) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("consume run " + run + " read " + received + " of " + records + " records in " + RUN_TIMEOUT);
+                    throw new IllegalStateException("no record within " + STARTUP_TIMEOUT + " of subscribing");
                 }
-                long before = System.nanoTime();
-                ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(100));
-                long after = System.nanoTime();
-                if (firstRecordAt < 0 && !batch.isEmpty()) {
-                    firstRecordAt = after;
-                }
-                if (steadyStart >= 0) {
-                    polls.add(after - before);
-                    steadyRecords += batch.count();
-                }
-                received += batch.count();
-                if (steadyStart < 0 && received >= steadyFrom) {
-                    steadyStart = after;
-                    cpuStart = CpuClock.threadNanos();
-                }
-                end = after;
+                batch = consumer.poll(Duration.ofMillis(100));
             }
-            long cpu = CpuClock.threadNanos() - cpuStart;
-            double seconds = (end - steadyStart) / 1e9;
-            long resets = sdk ? SdkMetrics.sum(consumer.metrics(), "resets-total") : 0;
-            return new ConsumeRun(seconds > 0 ? steadyRecords / seconds : Double.NaN, (firstRecordAt - subscribed) / 1e6,
-                    polls.percentileMicros(50), polls.percentileMicros(99), resets,
-                    cpuStart < 0 || steadyRecords == 0 ? Double.NaN : (double) cpu / steadyRecords);
+            double millis = (System.nanoTime() - subscribed) / 1e6;
+            for (TopicPartition tp : consumer.assignment()) {
+                consumer.position(tp, STARTUP_TIMEOUT);
+            }
+            return new Startup(millis, sdk ? SdkMetrics.sum(consumer.metrics(), "resets-total") : 0);
+        } finally {
+            if (sdk) {
+                BaselineTopics.deleteFor(ctx, group);
+            }
         }
     }
 
-    private static BenchmarkResult result(Interleaved.Runs<ConsumeRun> runs, Interleaved.Runs<ConsumeRun> control, int records) {
-        ThroughputFigures f = ThroughputFigures.of(runs, control, ConsumeRun::recordsPerSecond, ConsumeRun::cpuNanosPerRecord);
-        double plainP50 = Stats.median(runs.plain(), ConsumeRun::pollP50Micros);
-        double sdkP50 = Stats.median(runs.sdk(), ConsumeRun::pollP50Micros);
-        double plainP99 = Stats.median(runs.plain(), ConsumeRun::pollP99Micros);
-        double sdkP99 = Stats.median(runs.sdk(), ConsumeRun::pollP99Micros);
-        double plainStart = Stats.median(runs.plain(), ConsumeRun::startupMillis);
-        double sdkStart = Stats.median(runs.sdk(), ConsumeRun::startupMillis);
-        long minResets = runs.sdk().stream().mapToLong(ConsumeRun::resets).min().orElse(0);
-        String label = NAME;
+    private static BenchmarkResult result(ThroughputFigures f, BenchmarkMode.Throughput size, LatencySamples plainPolls,
+                                          LatencySamples sdkPolls, List<Startup> plainStarts, List<Startup> sdkStarts, int records) {
+        double plainP50 = plainPolls.percentileMicros(50);
+        double sdkP50 = sdkPolls.percentileMicros(50);
+        double plainP99 = plainPolls.percentileMicros(99);
+        double sdkP99 = sdkPolls.percentileMicros(99);
+        double plainStart = Stats.median(plainStarts, Startup::firstRecordMillis);
+        double sdkStart = Stats.median(sdkStarts, Startup::firstRecordMillis);
+        long minResets = sdkStarts.stream().mapToLong(Startup::resets).min().orElse(0);
         return new BenchmarkResult(NAME)
                 .metric("records", records)
                 .metric("partitions", PARTITIONS)
-                .metric("runs", runs.plain().size())
+                .metric("runs", f.ratio().n())
                 .metrics(f)
+                .metric("segment_records", size.consumeSegment())
                 .metric("plain_poll_p50_us", plainP50)
                 .metric("sdk_poll_p50_us", sdkP50)
                 .metric("plain_poll_p99_us", plainP99)
                 .metric("sdk_poll_p99_us", sdkP99)
                 .metric("plain_startup_ms", plainStart)
                 .metric("sdk_startup_ms", sdkStart)
+                .metric("startup_runs", plainStarts.size())
                 .metric("sdk_resets_per_run", minResets)
-                .row(TableRow.checked(label, "records/s (median of " + runs.plain().size() + ", " + records + " x 100 B, "
-                        + PARTITIONS + " partitions)", Format.rate(f.plainRate()), Format.rate(f.sdkRate()), "ratio " + Format.ratio(f.ratio()),
-                        "ratio >= 0.98", f.ratio() >= 0.98))
-                .row(TableRow.info(label, "records/s: median of per-pair ratios / ratio of best runs", "", "",
-                        Format.ratio(f.paired()) + " / " + Format.ratio(f.best())))
-                .row(TableRow.info(label, "noise floor: KafkaConsumer vs KafkaConsumer (A/A), records/s / CPU per record", "", "",
-                        "ratio " + Format.ratio(f.controlRatio()) + " / " + Format.ratio(f.controlCpu())))
-                .row(TableRow.info(label, "CPU of the polling thread per record (median)", Format.number(f.plainCpu()) + " ns",
-                        Format.number(f.sdkCpu()) + " ns", "ratio " + Format.ratio(Stats.ratio(f.sdkCpu(), f.plainCpu()))))
-                .row(TableRow.info(label, "poll latency p50", Format.micros(plainP50), Format.micros(sdkP50),
-                        "ratio " + Format.ratio(Stats.ratio(sdkP50, plainP50))))
-                .row(TableRow.info(label, "poll latency p99", Format.micros(plainP99), Format.micros(sdkP99),
+                .throughputRows(NAME, "records/s (median of " + f.ratio().n() + " segments of " + size.consumeSegment() + " x 100 B, "
+                        + PARTITIONS + " partitions, live consumers); ratio: geometric mean of per-round ratios, 95% interval", f,
+                        "KafkaConsumer vs KafkaConsumer", "CPU of the polling thread per record")
+                .row(TableRow.info(NAME, "poll latency p50 (every poll of the measured segments)", Format.micros(plainP50),
+                        Format.micros(sdkP50), "ratio " + Format.ratio(Stats.ratio(sdkP50, plainP50))))
+                .row(TableRow.info(NAME, "poll latency p99", Format.micros(plainP99), Format.micros(sdkP99),
                         "ratio " + Format.ratio(Stats.ratio(sdkP99, plainP99))))
-                .row(TableRow.info(label, "subscribe to first record (new group)", Format.millis(plainStart), Format.millis(sdkStart),
-                        Format.delta(sdkStart - plainStart)))
-                .row(TableRow.info(label, "partitions reset by the SDK per run (emulation active)", "-",
-                        Long.toString(minResets), ""));
+                .row(TableRow.info(NAME, "subscribe to first record, new group (median of " + plainStarts.size() + ")",
+                        Format.millis(plainStart), Format.millis(sdkStart), Format.delta(sdkStart - plainStart)))
+                .row(TableRow.info(NAME, "partitions reset by the SDK per new group (emulation active)", "-", Long.toString(minResets), ""));
     }
 }

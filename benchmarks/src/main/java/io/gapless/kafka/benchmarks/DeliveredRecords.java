@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What a consumer delivered in an expansion run, per partition, by the sequence numbers
- * {@link TrickleProducer} writes; records of any other shape predate the group.
+ * What a consumer delivered in an expansion run, per partition, by the sequence numbers the run's
+ * producers write (8-byte values without a key); records with the history key, or of any other
+ * shape, predate the group.
  */
 final class DeliveredRecords {
     private final int initialPartitions;
@@ -28,8 +29,8 @@ final class DeliveredRecords {
         int n = 0;
         for (ConsumerRecord<byte[], byte[]> r : records) {
             n++;
-            // History (key "h") and the readiness record TopicLoader.create writes: both predate the group.
-            if (r.value() == null || r.value().length != Long.BYTES) {
+            // History (ExpansionRun.HISTORY_KEY) and the readiness record TopicLoader.create writes: both predate the group.
+            if (r.key() != null || r.value() == null || r.value().length != Long.BYTES) {
                 history++;
                 continue;
             }

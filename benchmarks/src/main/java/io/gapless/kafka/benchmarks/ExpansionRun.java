@@ -1,16 +1,16 @@
 package io.gapless.kafka.benchmarks;
 
-import io.gapless.kafka.core.GaplessConsumer;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -18,22 +18,37 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * One run of the expansion scenario: a new group with {@code auto.offset.reset=latest} joins a
- * 2-partition topic that already holds history, a producer writes continuously, the topic grows to
- * 4 partitions, and the run counts what the consumer delivered from the added partitions.
+ * The runs of the expansion benchmark, each with a fresh topic and group. The topic starts with 2
+ * partitions holding history: {@value #HISTORY_PER_PARTITION} records per partition with
+ * producer timestamps spread evenly over the {@link #HISTORY_SPAN} before the group starts (one
+ * every 12 s), which is what {@code by_duration} looks up.
+ *
+ * <ul>
+ *   <li>{@link #running}: the group joins, a producer writes continuously (500 records/s), the
+ *   topic grows to 4 partitions, and the run counts what the consumer delivered.</li>
+ *   <li>{@link #stopped}: the group runs and commits, stops, the topic grows to 4 partitions and
+ *   every partition receives records written during the stop, then the group starts again. The
+ *   stop is twice the {@code by_duration} Kafka documents for the protocol (12 minutes classic, 10
+ *   seconds consumer protocol) and is not waited out: the records carry the timestamps they would
+ *   have had, spread evenly over it. {@code by_duration} resolves offsets by record timestamp
+ *   (ListOffsets by time), so it positions exactly as after a real stop of that length.</li>
+ * </ul>
  */
 public final class ExpansionRun {
     static final int INITIAL_PARTITIONS = 2;
     static final int FINAL_PARTITIONS = 4;
-    private static final int HISTORY_PER_PARTITION = 50;
+    static final int HISTORY_PER_PARTITION = 60;
+    static final Duration HISTORY_SPAN = Duration.ofMinutes(12);
+    /** Records each partition receives while the group is stopped. */
+    static final int STOPPED_PER_PARTITION = 100;
     private static final long TRICKLE_INTERVAL_NANOS = 2_000_000;
     private static final Duration POLL = Duration.ofMillis(20);
     private static final Duration PHASE_TIMEOUT = Duration.ofSeconds(40);
+    private static final byte[] HISTORY_KEY = {'h'};
+
     private final Duration settle;
     private final Duration quiet;
     private final boolean smoke;
-    private static final byte[] HISTORY_KEY = {'h'};
-
     private final EmbeddedKafka kafka;
     private final BenchmarkContext ctx;
 
@@ -47,64 +62,155 @@ public final class ExpansionRun {
         this.smoke = ctx.mode() == BenchmarkMode.SMOKE;
     }
 
-    /** Runs once with a fresh topic and group; {@code sdk} picks {@link GaplessConsumer} with new partitions at earliest. */
-    public ExpansionOutcome execute(String groupProtocol, boolean sdk, int run) {
+    /** The stop the {@link #stopped} scenario simulates: twice the documented {@code by_duration}. */
+    static Duration simulatedStop(String groupProtocol) {
+        return ExpansionClient.documentedDuration(groupProtocol).multipliedBy(2);
+    }
+
+    /**
+     * Partitions added while the group runs. {@code round} picks the phase of the expansion in the
+     * metadata/heartbeat cycle: the same for every client of a round.
+     */
+    public ExpansionOutcome running(String groupProtocol, ExpansionClient client, int round, int run) {
         String topic = ctx.unique("expansion-" + groupProtocol + "-" + run);
+        String group = topic + "-group";
         TopicLoader.create(kafka, topic, INITIAL_PARTITIONS);
         writeHistory(topic);
-        Map<String, Object> props = ClientSettings.consumer(kafka, topic + "-group", groupProtocol, "latest");
-        // Find added partitions quickly (as the facts measured), so the run shows loss rather than a slow refresh.
-        props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, smoke ? 300 : 1000);
         DeliveredRecords delivered = new DeliveredRecords(INITIAL_PARTITIONS);
         long constructing = System.nanoTime();
-        try (Consumer<byte[], byte[]> consumer = sdk
-                ? new GaplessConsumer<>(ClientSettings.sdkConsumer(props, "earliest"))
-                : new KafkaConsumer<>(props)) {
+        try (Consumer<byte[], byte[]> consumer = client.create(props(group, groupProtocol), groupProtocol)) {
             long subscribed = System.nanoTime();
             double constructMs = (subscribed - constructing) / 1e6;
             consumer.subscribe(List.of(topic), new CommitOnRevoke(consumer));
             awaitPositioned(consumer, INITIAL_PARTITIONS, delivered, subscribed);
             double firstPollMs = (System.nanoTime() - subscribed) / 1e6;
-
-            ExpansionOutcome outcome;
             try (TrickleProducer trickle = new TrickleProducer(kafka, topic, INITIAL_PARTITIONS, FINAL_PARTITIONS, TRICKLE_INTERVAL_NANOS)) {
                 // Classic consumers find added partitions on their metadata refresh (1 s here), consumer-protocol
-                // members on a heartbeat: expand at a random phase of that cycle, the same phase for both
-                // variants of a pair, so neither is favoured by when its first poll happened to end.
-                pollFor(consumer, delivered, Duration.ofMillis(200 + (smoke ? 0 : new Random(run / 2).nextInt(1000))));
+                // members on a heartbeat: expand at a random phase of that cycle, the same phase for every client
+                // of a round, so none is favoured by when its first poll happened to end.
+                pollFor(consumer, delivered, Duration.ofMillis(200 + (smoke ? 0 : new Random(round).nextInt(1000))));
                 long expandedAt = System.nanoTime();
                 kafka.addPartitions(topic, FINAL_PARTITIONS);
                 trickle.partitions(FINAL_PARTITIONS);
                 double assignedMs = awaitAssignedThenSettle(consumer, delivered, expandedAt);
                 trickle.stop();
                 drain(consumer, delivered);
-                long producedNew = 0;
-                long lostNew = 0;
-                long lostOld = 0;
+                long[] produced = new long[FINAL_PARTITIONS];
                 for (int p = 0; p < FINAL_PARTITIONS; p++) {
-                    long lost = Math.max(0, trickle.produced(p) - delivered.distinct(p));
-                    if (p >= INITIAL_PARTITIONS) {
-                        producedNew += trickle.produced(p);
-                        lostNew += lost;
-                    } else {
-                        lostOld += lost;
-                    }
+                    produced[p] = trickle.produced(p);
                 }
+                Loss loss = Loss.of(produced, delivered);
                 double firstNewMs = delivered.firstNewAt() < 0 ? Double.NaN : (delivered.firstNewAt() - expandedAt) / 1e6;
-                outcome = new ExpansionOutcome(constructMs, firstPollMs, producedNew, lostNew, lostOld, delivered.duplicates(),
-                        delivered.history(), assignedMs, firstNewMs);
+                return new ExpansionOutcome(constructMs, firstPollMs, loss.producedNew(), loss.lostNew(), loss.lostOld(),
+                        delivered.duplicates(), delivered.history(), assignedMs, firstNewMs);
             }
-            return outcome;
         } finally {
-            kafka.deleteTopics(topic);
+            cleanUp(topic, group);
         }
     }
 
+    /** Partitions added while the group is stopped for twice the documented {@code by_duration} (see the class comment). */
+    public ExpansionOutcome stopped(String groupProtocol, ExpansionClient client, int run) {
+        String topic = ctx.unique("expansion-stopped-" + groupProtocol + "-" + run);
+        String group = topic + "-group";
+        TopicLoader.create(kafka, topic, INITIAL_PARTITIONS);
+        writeHistory(topic);
+        DeliveredRecords delivered = new DeliveredRecords(INITIAL_PARTITIONS);
+        long[] produced = new long[FINAL_PARTITIONS];
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(oneInFlight())) {
+            long seq = 0;
+            double firstPollMs;
+            try (Consumer<byte[], byte[]> consumer = client.create(props(group, groupProtocol), groupProtocol)) {
+                long subscribed = System.nanoTime();
+                consumer.subscribe(List.of(topic), new CommitOnRevoke(consumer));
+                awaitPositioned(consumer, INITIAL_PARTITIONS, delivered, subscribed);
+                firstPollMs = (System.nanoTime() - subscribed) / 1e6;
+                // The group makes progress before it stops: records written now are delivered and committed.
+                for (int p = 0; p < INITIAL_PARTITIONS; p++) {
+                    for (int i = 0; i < 10; i++) {
+                        producer.send(new ProducerRecord<>(topic, p, null, sequence(seq++)));
+                        produced[p]++;
+                    }
+                }
+                producer.flush();
+                drain(consumer, delivered);
+                consumer.commitSync();
+            }
+            kafka.addPartitions(topic, FINAL_PARTITIONS);
+            long stop = simulatedStop(groupProtocol).toMillis();
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < STOPPED_PER_PARTITION; i++) {
+                long timestamp = now - stop + i * stop / STOPPED_PER_PARTITION;
+                for (int p = 0; p < FINAL_PARTITIONS; p++) {
+                    producer.send(new ProducerRecord<>(topic, p, timestamp, null, sequence(seq++)));
+                    produced[p]++;
+                }
+            }
+            producer.flush();
+            try (Consumer<byte[], byte[]> consumer = client.create(props(group, groupProtocol), groupProtocol)) {
+                consumer.subscribe(List.of(topic), new CommitOnRevoke(consumer));
+                awaitPositioned(consumer, FINAL_PARTITIONS, delivered, System.nanoTime());
+                drain(consumer, delivered);
+            }
+            Loss loss = Loss.of(produced, delivered);
+            return new ExpansionOutcome(Double.NaN, firstPollMs, loss.producedNew(), loss.lostNew(), loss.lostOld(),
+                    delivered.duplicates(), delivered.history(), Double.NaN, Double.NaN);
+        } finally {
+            cleanUp(topic, group);
+        }
+    }
+
+    /** What a run produced on the added partitions and lost there and on the original ones. */
+    private record Loss(long producedNew, long lostNew, long lostOld) {
+        static Loss of(long[] produced, DeliveredRecords delivered) {
+            long producedNew = 0;
+            long lostNew = 0;
+            long lostOld = 0;
+            for (int p = 0; p < FINAL_PARTITIONS; p++) {
+                long lost = Math.max(0, produced[p] - delivered.distinct(p));
+                if (p >= INITIAL_PARTITIONS) {
+                    producedNew += produced[p];
+                    lostNew += lost;
+                } else {
+                    lostOld += lost;
+                }
+            }
+            return new Loss(producedNew, lostNew, lostOld);
+        }
+    }
+
+    private Map<String, Object> props(String group, String groupProtocol) {
+        Map<String, Object> props = ClientSettings.consumer(kafka, group, groupProtocol, "latest");
+        // Find added partitions quickly (as the facts measured), so the run shows loss rather than a slow refresh.
+        props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, smoke ? 300 : 1000);
+        return props;
+    }
+
+    private void cleanUp(String topic, String group) {
+        kafka.deleteTopics(topic);
+        BaselineTopics.deleteFor(ctx, group);
+    }
+
+    private static byte[] sequence(long seq) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(seq).array();
+    }
+
+    private Map<String, Object> oneInFlight() {
+        Map<String, Object> settings = ClientSettings.producer(kafka);
+        // See TrickleProducer: a partition created a moment ago must not see pipelined batches.
+        settings.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        return settings;
+    }
+
+    /** History with timestamps spread evenly over {@link #HISTORY_SPAN}, the newest one {@code span / n} old. */
     private void writeHistory(String topic) {
+        long now = System.currentTimeMillis();
+        long span = HISTORY_SPAN.toMillis();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(ClientSettings.producer(kafka))) {
             for (int p = 0; p < INITIAL_PARTITIONS; p++) {
                 for (int i = 0; i < HISTORY_PER_PARTITION; i++) {
-                    producer.send(new ProducerRecord<>(topic, p, HISTORY_KEY, new byte[8]));
+                    long timestamp = now - span + i * span / HISTORY_PER_PARTITION;
+                    producer.send(new ProducerRecord<>(topic, p, timestamp, HISTORY_KEY, new byte[8]));
                 }
             }
             producer.flush();

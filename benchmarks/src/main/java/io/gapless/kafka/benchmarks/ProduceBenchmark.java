@@ -2,22 +2,20 @@ package io.gapless.kafka.benchmarks;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.lang.reflect.Constructor;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 
 /**
  * {@code TransactionalShareProducer} used as a plain producer (no transaction, no share
  * acknowledgements) against {@link KafkaProducer}: the decorator's cost on the hot send path.
- * Each run writes to a fresh 4-partition topic, deleted afterwards.
+ * Three producers stay open, each on a 4-partition topic of its own (plain, SDK, and a second
+ * plain one as the A/A control), and write in turns of one segment each ({@link Rounds}), a
+ * segment being {@code n} sends and a {@code flush()}.
  */
 public final class ProduceBenchmark implements Benchmark {
     static final String NAME = "produce";
@@ -36,87 +34,59 @@ public final class ProduceBenchmark implements Benchmark {
             log.info("produce: {}TransactionalShareProducer is not on the classpath yet: skipped", ShareSdk.TXN_PACKAGE);
             return List.of(BenchmarkResult.skipped(NAME, "not-yet-built", "TransactionalShareProducer (sdk-share) not built yet"));
         }
-        BenchmarkMode mode = ctx.mode();
-        int records = mode.produceRecords();
-        Interleaved.Runs<ProduceRun> runs = Interleaved.run(NAME, mode.warmupPairs(), mode.pairs(),
-                run -> produce(ctx, records, run, cfg -> new KafkaProducer<>(cfg, new ByteArraySerializer(), new ByteArraySerializer())),
-                run -> produce(ctx, records, run,
-                        cfg -> ShareSdk.newPlainProducer(sdk.get(), cfg, new ByteArraySerializer(), new ByteArraySerializer())));
-        // Noise floor: the same comparison with KafkaProducer on both sides (A/A).
-        Interleaved.Runs<ProduceRun> control = !mode.controls() ? new Interleaved.Runs<>(List.of(), List.of())
-                : Interleaved.run(NAME + " A/A control", mode.warmupPairs(), mode.pairs(),
-                run -> produce(ctx, records, 1000 + run, cfg -> new KafkaProducer<>(cfg, new ByteArraySerializer(), new ByteArraySerializer())),
-                run -> produce(ctx, records, 2000 + run, cfg -> new KafkaProducer<>(cfg, new ByteArraySerializer(), new ByteArraySerializer())));
-        return List.of(result(runs, control, records));
+        BenchmarkMode.Throughput size = ctx.mode().throughput();
+        String plainTopic = topic(ctx, "produce-plain");
+        String sdkTopic = topic(ctx, "produce-sdk");
+        String controlTopic = topic(ctx, "produce-aa");
+        List<List<Segment>> segments;
+        LatencySamples plainAcks;
+        LatencySamples sdkAcks;
+        try (LiveProducer plain = new LiveProducer(plain(ctx), plainTopic, PARTITIONS, size.produceSegment());
+             LiveProducer shareSdk = new LiveProducer(ShareSdk.newPlainProducer(sdk.get(), ClientSettings.producer(ctx.kafka()),
+                     new ByteArraySerializer(), new ByteArraySerializer()), sdkTopic, PARTITIONS, size.produceSegment());
+             LiveProducer control = new LiveProducer(plain(ctx), controlTopic, PARTITIONS, size.produceSegment())) {
+            segments = Rounds.run(NAME, size.warmupRounds(), size.rounds(), List.of(
+                    (round, run) -> plain.segment(round >= 0),
+                    (round, run) -> shareSdk.segment(round >= 0),
+                    (round, run) -> control.segment(round >= 0)));
+            plainAcks = plain.acks();
+            sdkAcks = shareSdk.acks();
+        }
+        ctx.kafka().deleteTopics(plainTopic, sdkTopic, controlTopic);
+        ThroughputFigures f = ThroughputFigures.of(NAME, segments.get(0), segments.get(1), segments.get(2));
+        return List.of(result(f, size, plainAcks, sdkAcks));
     }
 
-    private static ProduceRun produce(BenchmarkContext ctx, int records, int run,
-                                      Function<Map<String, Object>, Producer<byte[], byte[]>> factory) {
-        String topic = ctx.unique("produce-" + run);
+    private static String topic(BenchmarkContext ctx, String prefix) {
+        String topic = ctx.unique(prefix);
         TopicLoader.create(ctx.kafka(), topic, PARTITIONS);
-        byte[] value = TopicLoader.value();
-        long[] acked = new long[records];
-        AtomicReference<Exception> failure = new AtomicReference<>();
-        long start;
-        long end;
-        long cpuStart;
-        long cpu;
-        try (Producer<byte[], byte[]> producer = factory.apply(ClientSettings.producer(ctx.kafka()))) {
-            // Metadata first, so that the first send does not pay for the topic lookup.
-            producer.partitionsFor(topic);
-            long[] sent = new long[records];
-            start = System.nanoTime();
-            cpuStart = CpuClock.threadNanos();
-            for (int i = 0; i < records; i++) {
-                final int n = i;
-                sent[i] = System.nanoTime();
-                producer.send(new ProducerRecord<>(topic, i % PARTITIONS, null, value), (md, e) -> {
-                    if (e != null) {
-                        failure.compareAndSet(null, e);
-                    }
-                    acked[n] = System.nanoTime() - sent[n];
-                });
-            }
-            producer.flush();
-            end = System.nanoTime();
-            cpu = CpuClock.threadNanos() - cpuStart;
-        }
-        if (failure.get() != null) {
-            throw new IllegalStateException("produce run " + run + " failed", failure.get());
-        }
-        ctx.kafka().deleteTopics(topic);
-        LatencySamples samples = new LatencySamples();
-        for (long a : acked) {
-            samples.add(a);
-        }
-        return new ProduceRun(records / ((end - start) / 1e9), samples.percentileMicros(50), samples.percentileMicros(99),
-                cpuStart < 0 ? Double.NaN : (double) cpu / records);
+        return topic;
     }
 
-    private static BenchmarkResult result(Interleaved.Runs<ProduceRun> runs, Interleaved.Runs<ProduceRun> control, int records) {
-        ThroughputFigures f = ThroughputFigures.of(runs, control, ProduceRun::recordsPerSecond, ProduceRun::cpuNanosPerRecord);
-        double plainP50 = Stats.median(runs.plain(), ProduceRun::ackP50Micros);
-        double sdkP50 = Stats.median(runs.sdk(), ProduceRun::ackP50Micros);
-        double plainP99 = Stats.median(runs.plain(), ProduceRun::ackP99Micros);
-        double sdkP99 = Stats.median(runs.sdk(), ProduceRun::ackP99Micros);
+    private static Producer<byte[], byte[]> plain(BenchmarkContext ctx) {
+        return new KafkaProducer<>(ClientSettings.producer(ctx.kafka()), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static BenchmarkResult result(ThroughputFigures f, BenchmarkMode.Throughput size, LatencySamples plainAcks,
+                                          LatencySamples sdkAcks) {
+        double plainP50 = plainAcks.percentileMicros(50);
+        double sdkP50 = sdkAcks.percentileMicros(50);
+        double plainP99 = plainAcks.percentileMicros(99);
+        double sdkP99 = sdkAcks.percentileMicros(99);
         return new BenchmarkResult(NAME)
-                .metric("records", records)
+                .metric("records", size.produceSegment())
                 .metric("partitions", PARTITIONS)
-                .metric("runs", runs.plain().size())
+                .metric("runs", f.ratio().n())
                 .metrics(f)
+                .metric("segment_records", size.produceSegment())
                 .metric("plain_ack_p50_us", plainP50)
                 .metric("sdk_ack_p50_us", sdkP50)
                 .metric("plain_ack_p99_us", plainP99)
                 .metric("sdk_ack_p99_us", sdkP99)
-                .row(TableRow.checked(NAME, "records/s (median of " + runs.plain().size() + ", " + records + " x 100 B, acks=all)",
-                        Format.rate(f.plainRate()), Format.rate(f.sdkRate()), "ratio " + Format.ratio(f.ratio()), "ratio >= 0.98", f.ratio() >= 0.98))
-                .row(TableRow.info(NAME, "records/s: median of per-pair ratios / ratio of best runs", "", "",
-                        Format.ratio(f.paired()) + " / " + Format.ratio(f.best())))
-                .row(TableRow.info(NAME, "noise floor: KafkaProducer vs KafkaProducer (A/A), records/s / CPU per record", "", "",
-                        "ratio " + Format.ratio(f.controlRatio()) + " / " + Format.ratio(f.controlCpu())))
-                .row(TableRow.info(NAME, "CPU of the sending thread per record (median)", Format.number(f.plainCpu()) + " ns",
-                        Format.number(f.sdkCpu()) + " ns", "ratio " + Format.ratio(Stats.ratio(f.sdkCpu(), f.plainCpu()))))
-                .row(TableRow.info(NAME, "send-to-ack latency p50", Format.micros(plainP50), Format.micros(sdkP50),
+                .throughputRows(NAME, "records/s (median of " + f.ratio().n() + " segments of " + size.produceSegment()
+                        + " x 100 B and a flush, acks=all, live producers); ratio: geometric mean of per-round ratios, 95% interval", f,
+                        "KafkaProducer vs KafkaProducer", "CPU of the sending thread per record")
+                .row(TableRow.info(NAME, "send-to-ack latency p50 (every 16th record)", Format.micros(plainP50), Format.micros(sdkP50),
                         "ratio " + Format.ratio(Stats.ratio(sdkP50, plainP50))))
                 .row(TableRow.info(NAME, "send-to-ack latency p99", Format.micros(plainP99), Format.micros(sdkP99),
                         "ratio " + Format.ratio(Stats.ratio(sdkP99, plainP99))));

@@ -4,7 +4,7 @@ package io.gapless.kafka.benchmarks;
  * One row of the printed results table: a figure measured for plain Kafka and for the SDK, how
  * they relate (a ratio or a difference), the target and whether it is met.
  *
- * @param status {@code met}, {@code MISSED}, {@code info} or empty
+ * @param status {@code met}, {@code MISSED}, {@code unresolved} or empty
  */
 public record TableRow(String benchmark, String figure, String plain, String sdk, String relation, String target,
                        String status) {
@@ -13,6 +13,18 @@ public record TableRow(String benchmark, String figure, String plain, String sdk
     public static TableRow checked(String benchmark, String figure, String plain, String sdk, String relation,
                                    String target, boolean ok) {
         return new TableRow(benchmark, figure, plain, sdk, relation, target, ok ? "met" : "MISSED");
+    }
+
+    /**
+     * A row whose target is a lower bound on a ratio known with a 95% interval: {@code met} when
+     * the whole interval is at or above {@code atLeast}, {@code MISSED} when all of it is below,
+     * {@code unresolved} when the interval straddles it.
+     */
+    public static TableRow resolved(String benchmark, String figure, String plain, String sdk, String relation, String target,
+                                    Intervals.Interval ratio, double atLeast) {
+        String status = Double.isNaN(ratio.low()) ? (ratio.estimate() >= atLeast ? "met" : "MISSED")
+                : ratio.low() >= atLeast ? "met" : ratio.high() < atLeast ? "MISSED" : "unresolved";
+        return new TableRow(benchmark, figure, plain, sdk, relation, target, status);
     }
 
     /** A row without a target. */

@@ -1,24 +1,57 @@
 package io.gapless.kafka.benchmarks;
 
-import java.util.function.ToDoubleFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
 
 /**
- * The throughput figures every interleaved benchmark reports: medians of each side, the ratio of
- * medians, the median of per-pair ratios, the ratio of the best runs, the A/A control's ratios and
- * CPU per record.
+ * The throughput figures the consume and produce benchmarks report, from rounds of segments of
+ * three live clients (plain, SDK, plain again as the A/A control): medians of each side, the
+ * geometric mean of the per-round ratios with its 95% interval ({@link Intervals#ratio}), the
+ * median of the per-round ratios, the ratio of the best segments, the same for CPU time per
+ * record, and the A/A control's ratios and intervals.
  */
-record ThroughputFigures(double plainRate, double sdkRate, double ratio, double paired, double best,
-                         double controlRatio, double controlCpu, double plainCpu, double sdkCpu) {
+record ThroughputFigures(double plainRate, double sdkRate, Intervals.Interval ratio, double paired, double best,
+                         Intervals.Interval control, Intervals.Interval cpu, Intervals.Interval controlCpu,
+                         double plainCpu, double sdkCpu) {
+    private static final Logger log = LoggerFactory.getLogger(ThroughputFigures.class);
 
-    static <R> ThroughputFigures of(Interleaved.Runs<R> runs, Interleaved.Runs<R> control, ToDoubleFunction<R> rate,
-                                    ToDoubleFunction<R> cpuPerRecord) {
-        double plainRate = Stats.median(runs.plain(), rate);
-        double sdkRate = Stats.median(runs.sdk(), rate);
-        return new ThroughputFigures(plainRate, sdkRate, Stats.ratio(sdkRate, plainRate),
-                Stats.pairedRatio(runs.plain(), runs.sdk(), rate),
-                Stats.ratio(Stats.max(runs.sdk(), rate), Stats.max(runs.plain(), rate)),
-                Stats.ratio(Stats.median(control.sdk(), rate), Stats.median(control.plain(), rate)),
-                Stats.ratio(Stats.median(control.sdk(), cpuPerRecord), Stats.median(control.plain(), cpuPerRecord)),
-                Stats.median(runs.plain(), cpuPerRecord), Stats.median(runs.sdk(), cpuPerRecord));
+    /** The width a ratio's 95% interval must stay under for a 2% target to be resolved. */
+    static final double RESOLUTION = 0.02;
+
+    static ThroughputFigures of(String what, List<Segment> plain, List<Segment> sdk, List<Segment> control) {
+        double[] plainRates = rates(plain);
+        double[] sdkRates = rates(sdk);
+        double[] controlRates = rates(control);
+        double[] plainCpus = cpus(plain);
+        ThroughputFigures f = new ThroughputFigures(Stats.median(plainRates), Stats.median(sdkRates),
+                Intervals.ratio(sdkRates, plainRates),
+                Stats.pairedRatio(plain, sdk, Segment::recordsPerSecond),
+                Stats.ratio(Stats.max(sdk, Segment::recordsPerSecond), Stats.max(plain, Segment::recordsPerSecond)),
+                Intervals.ratio(controlRates, plainRates),
+                Intervals.ratio(cpus(sdk), plainCpus),
+                Intervals.ratio(cpus(control), plainCpus),
+                Stats.median(plainCpus), Stats.median(cpus(sdk)));
+        Intervals.Interval boot = Intervals.bootstrapRatio(sdkRates, plainRates);
+        log.info("{}: sdk/plain {} [{}, {}] (t on log ratios), [{}, {}] (bootstrap); A/A {} [{}, {}]; CPU {} [{}, {}]", what,
+                Format.ratio(f.ratio().estimate()), Format.ratio(f.ratio().low()), Format.ratio(f.ratio().high()),
+                Format.ratio(boot.low()), Format.ratio(boot.high()), Format.ratio(f.control().estimate()),
+                Format.ratio(f.control().low()), Format.ratio(f.control().high()), Format.ratio(f.cpu().estimate()),
+                Format.ratio(f.cpu().low()), Format.ratio(f.cpu().high()));
+        return f;
+    }
+
+    /** {@code 0.998 [0.991, 1.005]}. */
+    static String withInterval(Intervals.Interval i) {
+        return Format.ratio(i.estimate()) + (Double.isNaN(i.low()) ? "" : " [" + Format.ratio(i.low()) + ", " + Format.ratio(i.high()) + "]");
+    }
+
+    private static double[] rates(List<Segment> s) {
+        return s.stream().mapToDouble(Segment::recordsPerSecond).toArray();
+    }
+
+    private static double[] cpus(List<Segment> s) {
+        return s.stream().mapToDouble(Segment::cpuNanosPerRecord).toArray();
     }
 }

@@ -29,7 +29,7 @@ class BenchmarkSmokeIT {
 
         List<String> lines = printed.lines().filter(l -> l.startsWith("RESULT ")).toList();
         lines.forEach(l -> assertTrue(RESULT.matcher(l).matches(), "malformed: " + l));
-        for (String benchmark : List.of("consume", "produce", "expansion-classic", "share-eos", "ledger")) {
+        for (String benchmark : List.of("poll-overhead", "consume", "produce", "expansion-classic", "expansion-stopped-classic", "share-eos", "ledger")) {
             assertEquals(1, lines.stream().filter(l -> l.startsWith("RESULT " + benchmark + " ")).count(),
                     "one RESULT line for " + benchmark + " in:\n" + printed);
         }

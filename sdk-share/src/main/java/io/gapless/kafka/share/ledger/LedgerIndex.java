@@ -1,6 +1,7 @@
 package io.gapless.kafka.share.ledger;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -12,11 +13,14 @@ import java.util.Set;
  * The ledger state of one ledger partition as one reader has read it so far: the ranges of every
  * entry it saw (committed ones only for a read_committed reader), the confirmed entries, plus the
  * prune watermarks of the latest snapshots. Memory stays bounded because each snapshot replaces
- * everything below it.
+ * everything below it. The ranges of a share-partition are held ordered by first offset
+ * ({@link CommittedRuns}), so the redelivery lookup is a floor search, not a scan.
  */
 public final class LedgerIndex {
     // The constructor and addEntry are public for the ledger benchmark, which builds an index by itself.
-    private final Map<ShareKey, List<LedgerRange>> ranges = new HashMap<>();
+    // Per share-partition, ordered by first offset for floor lookups (CommittedRuns); ids interned once per index.
+    private final Map<ShareKey, CommittedRuns> ranges = new HashMap<>();
+    private final TransactionalIds transactionalIds = new TransactionalIds();
     private final Map<ShareKey, Watermark> watermarks = new HashMap<>();
     // Per share-partition: ledger offsets of entries whose acknowledgements the group accepted.
     private final Map<ShareKey, Set<Long>> confirmed = new HashMap<>();
@@ -24,9 +28,16 @@ public final class LedgerIndex {
     private volatile long bytesSinceSnapshot;
 
     public void addEntry(LedgerEntry entry, int bytes) {
-        entry.ranges().forEach((key, list) -> ranges.computeIfAbsent(key, k -> new ArrayList<>()).addAll(list));
+        entry.ranges().forEach(this::hold);
         addConfirmations(entry.confirmations());
         bytesSinceSnapshot += bytes;
+    }
+
+    private void hold(ShareKey key, List<LedgerRange> list) {
+        CommittedRuns runs = ranges.computeIfAbsent(key, k -> new CommittedRuns());
+        for (LedgerRange r : list) {
+            runs.add(r, transactionalIds.intern(r.transactionalId()));
+        }
     }
 
     void addConfirmations(List<LedgerConfirmation> confirmations) {
@@ -41,22 +52,23 @@ public final class LedgerIndex {
      * entry the snapshot holds).
      */
     void applySnapshot(LedgerSnapshot snapshot) {
-        ranges.values().forEach(list -> list.removeIf(r -> r.ledgerOffset() < snapshot.coversBelow()));
-        snapshot.ranges().forEach((key, list) -> ranges.computeIfAbsent(key, k -> new ArrayList<>()).addAll(list));
+        long coversBelow = snapshot.coversBelow();
+        ranges.values().forEach(runs -> runs.removeIf(ledgerOffset -> ledgerOffset < coversBelow));
+        snapshot.ranges().forEach(this::hold);
         snapshot.watermarks().forEach((key, wm) -> watermarks.merge(key, wm, Watermark::merge));
         snapshot.confirmed().forEach((key, offsets) -> confirmed.computeIfAbsent(key, k -> new HashSet<>()).addAll(offsets));
-        ranges.values().removeIf(List::isEmpty);
+        ranges.values().removeIf(CommittedRuns::isEmpty);
         // Confirmations of entries that are no longer held (pruned below a watermark) are dropped.
         confirmed.entrySet().removeIf(e -> {
-            List<LedgerRange> held = ranges.get(e.getKey());
+            CommittedRuns held = ranges.get(e.getKey());
             if (held == null) {
                 return true;
             }
-            Set<Long> live = new HashSet<>();
-            held.forEach(r -> live.add(r.ledgerOffset()));
-            e.getValue().retainAll(live);
+            long[] entries = held.entries();
+            e.getValue().removeIf(offset -> Arrays.binarySearch(entries, offset) < 0);
             return e.getValue().isEmpty();
         });
+        forgetUnusedTransactionalIds();
         bytesSinceSnapshot = 0;
     }
 
@@ -67,17 +79,26 @@ public final class LedgerIndex {
 
     /** Ranges of entries below {@code belowLedgerOffset} that overlap [{@code first}, {@code last}] of {@code key}. */
     public List<LedgerRange> overlapping(ShareKey key, long first, long last, long belowLedgerOffset) {
-        List<LedgerRange> list = ranges.get(key);
-        if (list == null) {
+        CommittedRuns runs = ranges.get(key);
+        if (runs == null) {
             return List.of();
         }
         List<LedgerRange> result = new ArrayList<>(1);
-        for (LedgerRange r : list) {
-            if (r.ledgerOffset() < belowLedgerOffset && r.first() <= last && r.last() >= first) {
-                result.add(r);
+        runs.overlapping(first, last, belowLedgerOffset, transactionalIds, result);
+        return result;
+    }
+
+    // Ids of members gone from every held range are dropped with the ranges a snapshot replaced.
+    private void forgetUnusedTransactionalIds() {
+        boolean[] live = new boolean[transactionalIds.size()];
+        ranges.values().forEach(runs -> runs.markIds(live));
+        for (boolean l : live) {
+            if (!l) {
+                int[] renumbered = transactionalIds.retain(live);
+                ranges.values().forEach(runs -> runs.renumber(renumbered));
+                return;
             }
         }
-        return result;
     }
 
     /** Whether the group accepted the acknowledgements that the entry at {@code ledgerOffset} recorded for {@code key}. */
@@ -112,6 +133,7 @@ public final class LedgerIndex {
     /** Clears everything (the reader lost its place and reads from the log start again). */
     void clear() {
         ranges.clear();
+        transactionalIds.clear();
         watermarks.clear();
         confirmed.clear();
         bytesSinceSnapshot = 0;
@@ -133,11 +155,11 @@ public final class LedgerIndex {
         dead.forEach(k -> newWatermarks.put(k, Watermark.DEAD));
         Map<ShareKey, List<LedgerRange>> kept = new LinkedHashMap<>();
         Map<ShareKey, Set<Long>> keptConfirmed = new LinkedHashMap<>();
-        ranges.forEach((key, list) -> {
+        ranges.forEach((key, runs) -> {
             Watermark wm = newWatermarks.get(key);
             List<LedgerRange> keep = new ArrayList<>();
             short pruned = 0;
-            for (LedgerRange r : list) {
+            for (LedgerRange r : runs.inLedgerOrder(transactionalIds)) {
                 if (r.ledgerOffset() >= coversBelow) {
                     continue;
                 }

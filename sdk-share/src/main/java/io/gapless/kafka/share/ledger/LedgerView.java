@@ -69,6 +69,9 @@ public final class LedgerView implements AutoCloseable {
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString().toLowerCase(Locale.ROOT));
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // A fetch parked at the end of the log for the default 500 ms holds the connection: the
+        // commit path's ListOffsets (catchUpToEnd) would queue behind it, as the baseline reader's did.
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         this.consumer = new KafkaConsumer<>(config);

@@ -3,8 +3,11 @@ package io.gapless.kafka.share.ledger;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,5 +63,59 @@ class LedgerIndexTest {
         assertEquals(List.of("b"), reader.covering(KEY, 6, Long.MAX_VALUE).stream().map(LedgerRange::transactionalId).toList());
         assertEquals(List.of("c"), reader.covering(KEY, 11, Long.MAX_VALUE).stream().map(LedgerRange::transactionalId).toList());
         assertTrue(reader.covering(KEY, 2, Long.MAX_VALUE).isEmpty());
+    }
+
+    @Test
+    void rangesAddedOutOfOrderOverlappingOrLongAreAllFoundInLedgerOrder() {
+        LedgerIndex index = new LedgerIndex();
+        index.addEntry(read(entry("a", 100, 199, (short) 1), 1), 10);
+        index.addEntry(read(entry("b", 0, 1_000, (short) 1), 2), 10); // long, starts before everything
+        index.addEntry(read(entry("c", 150, 160, (short) 2), 3), 10); // a redelivery inside a's run
+        index.addEntry(read(entry("d", 50, 60, (short) 1), 4), 10);   // out of order
+        assertEquals(List.of("a", "b", "c"), ids(index.covering(KEY, 155, Long.MAX_VALUE)));
+        assertEquals(List.of("b", "d"), ids(index.covering(KEY, 55, Long.MAX_VALUE)));
+        assertEquals(List.of("b"), ids(index.covering(KEY, 1_000, Long.MAX_VALUE)));
+        assertEquals(List.of(), ids(index.covering(KEY, 1_001, Long.MAX_VALUE)));
+        assertEquals(List.of("a", "b"), ids(index.overlapping(KEY, 161, 170, 4)));
+        assertEquals(new LedgerRange(3, "c", 150, 160, (byte) 1, (short) 2), index.covering(KEY, 150, 4).get(2));
+    }
+
+    @Test
+    void lookupsAgreeWithAScanOfEveryRangeHeldAcrossSnapshots() {
+        Random random = new Random(13);
+        LedgerIndex index = new LedgerIndex();
+        List<LedgerRange> held = new ArrayList<>();
+        long ledgerOffset = 0;
+        for (int round = 0; round < 5; round++) {
+            for (int i = 0; i < 400; i++, ledgerOffset++) {
+                long first = random.nextInt(5_000);
+                long last = first + (random.nextInt(10) == 0 ? random.nextInt(2_000) : random.nextInt(20));
+                LedgerEntry e = read(entry("tx-" + random.nextInt(5), first, last, (short) (1 + random.nextInt(3))), ledgerOffset);
+                index.addEntry(e, 1);
+                held.addAll(e.ranges().get(KEY));
+            }
+            for (int q = 0; q < 500; q++) {
+                long from = random.nextInt(7_000) - 100;
+                long to = from + random.nextInt(30);
+                long below = random.nextInt((int) ledgerOffset + 10);
+                assertEquals(scan(held, from, to, below), index.overlapping(KEY, from, to, below), "[" + from + ", " + to + "] below " + below);
+            }
+            long coversBelow = ledgerOffset - random.nextInt(50);
+            LedgerSnapshot snapshot = (LedgerSnapshot) LedgerCodec.decode(LedgerCodec.encodeSnapshot(index.snapshot(coversBelow, Map.of())), ledgerOffset);
+            index.applySnapshot(snapshot);
+            held.removeIf(r -> r.ledgerOffset() < coversBelow);
+            held.addAll(snapshot.ranges().getOrDefault(KEY, List.of()));
+            assertEquals(held.stream().sorted(LEDGER_ORDER).toList(), index.overlapping(KEY, Long.MIN_VALUE, Long.MAX_VALUE, Long.MAX_VALUE));
+        }
+    }
+
+    private static final Comparator<LedgerRange> LEDGER_ORDER = Comparator.comparingLong(LedgerRange::ledgerOffset).thenComparingLong(LedgerRange::first);
+
+    private static List<LedgerRange> scan(List<LedgerRange> held, long from, long to, long below) {
+        return held.stream().filter(r -> r.ledgerOffset() < below && r.first() <= to && r.last() >= from).sorted(LEDGER_ORDER).toList();
+    }
+
+    private static List<String> ids(List<LedgerRange> ranges) {
+        return ranges.stream().map(LedgerRange::transactionalId).toList();
     }
 }

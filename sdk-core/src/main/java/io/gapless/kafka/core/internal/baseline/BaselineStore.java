@@ -9,6 +9,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -19,8 +20,10 @@ import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
@@ -33,6 +36,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.internals.ExponentialBackoff;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -166,6 +170,15 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         }
     }
 
+    /**
+     * Opens the clients and creates the baseline topic when missing, without reading. Returns
+     * {@code true} only on the call that created the topic: it did not exist a moment ago, so no
+     * group had a baseline in it (records written since are read by the next read).
+     */
+    public boolean open() {
+        return guarded("open", this::ensureOpen);
+    }
+
     /** The group's baseline as folded so far, without reading (see {@link #read()}). */
     public GroupBaseline cached() {
         return baseline;
@@ -175,12 +188,23 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     public GroupBaseline read() {
         return guarded("read", () -> {
             ensureOpen();
-            return onBaselineTopic(aclOnTopic("Read"), this::readToEnd);
+            return onBaselineTopic(aclOnTopic("Read"), () -> readUpTo(reader.endOffsets(List.of(groupPartition), timeout).get(groupPartition)));
         });
     }
 
-    private GroupBaseline readToEnd() throws TimeoutException {
-        long end = reader.endOffsets(List.of(groupPartition), timeout).get(groupPartition);
+    /**
+     * Reads the group's partition up to and including {@code offset} (one returned by
+     * {@link #append}), without asking for its end first: what the log holds up to a record
+     * decides whether that record won.
+     */
+    public GroupBaseline readThrough(long offset) {
+        return guarded("read", () -> {
+            ensureOpen();
+            return onBaselineTopic(aclOnTopic("Read"), () -> readUpTo(offset + 1));
+        });
+    }
+
+    private GroupBaseline readUpTo(long end) throws TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (reader.position(groupPartition, timeout) < end) {
             if (System.nanoTime() > deadline) {
@@ -213,9 +237,12 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         return Optional.ofNullable(groupPartition);
     }
 
-    /** Appends records to the group's partition and waits until they are acknowledged by all in-sync replicas. */
-    public void append(List<BaselineRecord> records) {
-        guarded("write", () -> {
+    /**
+     * Appends records to the group's partition and waits until they are acknowledged by all
+     * in-sync replicas; returns the offset of the last one.
+     */
+    public long append(List<BaselineRecord> records) {
+        return guarded("write", () -> {
             ensureOpen();
             ensureProducer();
             try {
@@ -227,17 +254,18 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         });
     }
 
-    private Void send(List<BaselineRecord> records) throws ExecutionException, InterruptedException, TimeoutException {
-        List<Future<?>> sends = new ArrayList<>();
+    private Long send(List<BaselineRecord> records) throws ExecutionException, InterruptedException, TimeoutException {
+        List<Future<RecordMetadata>> sends = new ArrayList<>();
         for (BaselineRecord r : records) {
             sends.add(producer.send(new ProducerRecord<>(topic, groupPartition.partition(), BaselineRecord.key(r), BaselineRecord.value(r))));
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (Future<?> f : sends) {
-            f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        long last = -1;
+        for (Future<RecordMetadata> f : sends) {
+            last = f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS).offset();
         }
         onWrite.run();
-        return null;
+        return last;
     }
 
     /** Current id and partition count of user topics; topics that do not exist are left out. */
@@ -474,21 +502,26 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         reader = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
-    private void ensureOpen() throws Exception {
+    /** Opens the store (see {@link #open()}); returns whether this call created the baseline topic. */
+    private boolean ensureOpen() throws Exception {
         if (groupPartition != null) {
-            return;
+            return false;
         }
         ensureAdmin();
-        int partitions = ensureTopic();
-        // One group per topic by default (one partition); a shared topic spreads groups over its partitions.
-        TopicPartition mine = new TopicPartition(topic, Utils.toPositive(Utils.murmur2(group.getBytes(StandardCharsets.UTF_8))) % partitions);
+        // The clients first: their set-up (and the producer's InitProducerId) overlaps with the topic's round trips.
         discardProducer(); // an earlier open that failed half-way
         ensureProducer();
         ensureReader();
+        TopicState state = ensureTopic();
+        // One group per topic by default (one partition); a shared topic spreads groups over its partitions.
+        TopicPartition mine = new TopicPartition(topic, Utils.toPositive(Utils.murmur2(group.getBytes(StandardCharsets.UTF_8))) % state.partitions());
         reader.assign(List.of(mine));
-        reader.seekToBeginning(List.of(mine));
+        // Offset 0 rather than seekToBeginning: no ListOffsets first. Below a log start moved by deleteRecords the
+        // reader's auto.offset.reset=earliest takes it to the start, which is where seekToBeginning goes.
+        reader.seek(mine, 0);
         groupPartition = mine;
         log.debug("Group {} keeps its baseline in {}", group, groupPartition);
+        return state.created();
     }
 
     private void ensureProducer() {
@@ -513,43 +546,82 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         }
     }
 
-    /** Creates the baseline topic when missing and checks its settings; returns its partition count. */
-    private int ensureTopic() throws Exception {
-        Optional<TopicDescription> existing = onBaselineTopic(describeTopic(), this::describeBaselineTopic);
-        if (existing.isEmpty()) {
-            Optional<Short> replicas = createdReplicationFactor();
-            Map<String, String> configs = new HashMap<>(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
-                    TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
-            // Replicated: an acknowledged baseline record is on two brokers (as the ack ledger's topics).
-            replicas.filter(rf -> rf > 1).ifPresent(rf -> configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2"));
-            NewTopic newTopic = new NewTopic(topic, Optional.of(baselineTopic.partitionsWhenCreated()), replicas).configs(configs);
-            try {
-                onBaselineTopic("Create on topic " + topic + " (or on the cluster), or create the topic beforehand",
-                        () -> admin.createTopics(List.of(newTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
-                log.info("Created the group baseline topic {} ({} partition(s), replication factor {}, {}compacted, LogAppendTime)", topic,
-                        baselineTopic.partitionsWhenCreated(), replicas.map(String::valueOf).orElse("of the broker's default"),
-                        configs.containsKey(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG) ? "min.insync.replicas 2, " : "");
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw e;
-                }
-            }
-            existing = onBaselineTopic(describeTopic(), this::awaitBaselineTopic);
+    /** The baseline topic as {@link #ensureTopic()} found it: its partition count, and whether this call created it. */
+    private record TopicState(int partitions, boolean created) {
+    }
+
+    /**
+     * Creates the baseline topic when missing and checks its settings. Where the topic exists (a
+     * restart) that is one round trip: its description and settings are asked together, and the
+     * cluster's size, needed only to create it, rides along. Where it is missing, the settings come
+     * back with the CreateTopics response (KIP-525), so only the wait for its leaders follows.
+     */
+    private TopicState ensureTopic() throws Exception {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        KafkaFuture<TopicDescription> described = admin.describeTopics(List.of(topic)).topicNameValues().get(topic);
+        KafkaFuture<Config> configured = admin.describeConfigs(List.of(resource)).values().get(resource);
+        KafkaFuture<Collection<Node>> nodes = admin.describeCluster().nodes();
+        Optional<TopicDescription> existing = onBaselineTopic(describeTopic(), () -> present(described));
+        if (existing.isPresent()) {
+            verifyTopicConfig(onBaselineTopic(aclOnTopic("DescribeConfigs"), () -> topicConfig(configured, resource)));
+            return new TopicState(existing.get().partitions().size(), false);
         }
-        onBaselineTopic(aclOnTopic("DescribeConfigs"), () -> {
-            verifyTopicConfig();
-            return null;
-        });
-        return existing.orElseThrow().partitions().size();
+        Optional<Short> replicas = createdReplicationFactor(nodes);
+        Map<String, String> configs = new HashMap<>(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
+        // Replicated: an acknowledged baseline record is on two brokers (as the ack ledger's topics).
+        replicas.filter(rf -> rf > 1).ifPresent(rf -> configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2"));
+        NewTopic newTopic = new NewTopic(topic, Optional.of(baselineTopic.partitionsWhenCreated()), replicas).configs(configs);
+        CreateTopicsResult creation = admin.createTopics(List.of(newTopic));
+        boolean created = false;
+        try {
+            onBaselineTopic("Create on topic " + topic + " (or on the cluster), or create the topic beforehand",
+                    () -> creation.all().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+            created = true;
+            log.info("Created the group baseline topic {} ({} partition(s), replication factor {}, {}compacted, LogAppendTime)", topic,
+                    baselineTopic.partitionsWhenCreated(), replicas.map(String::valueOf).orElse("of the broker's default"),
+                    configs.containsKey(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG) ? "min.insync.replicas 2, " : "");
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw e;
+            }
+        }
+        existing = onBaselineTopic(describeTopic(), this::awaitBaselineTopic);
+        Optional<Config> returned = created ? createdConfig(creation) : Optional.empty();
+        verifyTopicConfig(returned.isPresent() ? returned.get()
+                : onBaselineTopic(aclOnTopic("DescribeConfigs"), () -> topicConfig(admin.describeConfigs(List.of(resource)).values().get(resource), resource)));
+        return new TopicState(existing.orElseThrow().partitions().size(), created);
+    }
+
+    /** The topic's settings; asked once more when the first answer predates the topic (created by another member meanwhile). */
+    private Config topicConfig(KafkaFuture<Config> first, ConfigResource resource) throws Exception {
+        try {
+            return first.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                throw e;
+            }
+            return admin.describeConfigs(List.of(resource)).values().get(resource).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The settings the CreateTopics response carried, when it carried the one that matters (it does not without DescribeConfigs). */
+    private Optional<Config> createdConfig(CreateTopicsResult creation) throws InterruptedException, TimeoutException {
+        try {
+            Config config = creation.config(topic).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return config.get(TopicConfig.CLEANUP_POLICY_CONFIG) == null ? Optional.empty() : Optional.of(config);
+        } catch (ExecutionException e) {
+            return Optional.empty();
+        }
     }
 
     /**
      * As many replicas as the cluster has brokers, up to three (Kafka's own internal topics use
      * three); the broker's default where the cluster cannot be described.
      */
-    private Optional<Short> createdReplicationFactor() throws Exception {
+    private Optional<Short> createdReplicationFactor(KafkaFuture<Collection<Node>> nodes) throws Exception {
         try {
-            int brokers = admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS).size();
+            int brokers = nodes.get(timeout.toMillis(), TimeUnit.MILLISECONDS).size();
             return brokers < 1 ? Optional.empty() : Optional.of((short) Math.min(MAX_CREATED_REPLICAS, brokers));
         } catch (ExecutionException e) {
             log.debug("Cannot describe the cluster to choose the replication factor of {}; the broker's default applies", topic, e);
@@ -557,22 +629,27 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         }
     }
 
+    /** Waits until a topic just created has a leader for every partition, asking again after 5 ms, 10 ms, ... up to 100 ms. */
     private Optional<TopicDescription> awaitBaselineTopic() throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
+        ExponentialBackoff backoff = new ExponentialBackoff(5, 2, 100, 0.2);
+        for (long attempt = 0; System.nanoTime() < deadline; attempt++) {
             Optional<TopicDescription> d = describeBaselineTopic();
             if (d.isPresent() && d.get().partitions().stream().allMatch(p -> p.leader() != null)) {
                 return d;
             }
-            Thread.sleep(50);
+            Thread.sleep(backoff.backoff(attempt));
         }
         throw new TimeoutException("baseline topic " + topic + " has no leaders after creation");
     }
 
     private Optional<TopicDescription> describeBaselineTopic() throws Exception {
+        return present(admin.describeTopics(List.of(topic)).topicNameValues().get(topic));
+    }
+
+    private Optional<TopicDescription> present(KafkaFuture<TopicDescription> description) throws Exception {
         try {
-            return Optional.of(admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic));
+            return Optional.of(description.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return Optional.empty();
@@ -581,9 +658,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         }
     }
 
-    private void verifyTopicConfig() throws Exception {
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        Config config = admin.describeConfigs(List.of(resource)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(resource);
+    private void verifyTopicConfig(Config config) {
         ConfigEntry cleanup = config.get(TopicConfig.CLEANUP_POLICY_CONFIG);
         if (cleanup == null || !cleanup.value().contains(TopicConfig.CLEANUP_POLICY_COMPACT)
                 || cleanup.value().contains(TopicConfig.CLEANUP_POLICY_DELETE)) {

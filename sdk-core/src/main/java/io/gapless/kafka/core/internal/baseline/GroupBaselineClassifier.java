@@ -54,14 +54,18 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
 
     /**
      * Called off the polling thread while the consumer joins its group: opens the store, reads the
-     * baseline, starts a new incarnation when the Kafka group was deleted, and observes the
-     * group's start when it has none yet, so the first assignment only writes it.
+     * baseline, starts a new incarnation when the Kafka group was deleted, and when the group has
+     * no start yet observes it and writes it, so that the first assignment finds the baseline
+     * ready. A baseline topic this call created holds nothing to read: the group has no start.
      */
     public void prepare() {
-        GroupBaseline b = readObservingOnFailure();
-        b = checkSession(b);
-        if (!b.started() && pendingStart == null) {
-            pendingStart = observeStart();
+        boolean created = observingOnFailure(store::open);
+        GroupBaseline b = created ? store.cached() : checkSession(observingOnFailure(store::read));
+        if (!b.started()) {
+            if (pendingStart == null) {
+                pendingStart = observeStart();
+            }
+            writeStart(b, List.of());
         }
     }
 
@@ -73,10 +77,18 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
     /**
      * Makes sure the group has a baseline, writing the start observed first if it has none, and
      * reading back so that the first record in log order decides. Called when the group is first
-     * assigned partitions ({@code topics}, for the log).
+     * assigned partitions ({@code topics}, for the log). A baseline already read or written in
+     * this session is returned as folded: within an incarnation a started baseline does not
+     * change (the first record wins), as {@link #classify} relies on too.
      */
     public GroupBaseline register(Collection<String> topics) {
-        GroupBaseline baseline = checkSession(readObservingOnFailure());
+        GroupBaseline cached = store.cached();
+        if (sessionChecked && cached.started()) {
+            pendingStart = null;
+            progress = cached.progressSeen();
+            return cached;
+        }
+        GroupBaseline baseline = checkSession(observingOnFailure(store::read));
         if (baseline.started()) {
             pendingStart = null;
             return baseline;
@@ -84,6 +96,11 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         if (pendingStart == null) {
             pendingStart = observeStart();
         }
+        return writeStart(baseline, topics);
+    }
+
+    /** Writes the start observed first ({@code pendingStart}) and reads back through it: the first start in log order wins. */
+    private GroupBaseline writeStart(GroupBaseline baseline, Collection<String> topics) {
         Start start = pendingStart;
         String incarnation = baseline.incarnation();
         List<BaselineRecord> chunks = snapshotChunks(start, incarnation);
@@ -92,13 +109,17 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         List<BaselineRecord> started = new ArrayList<>();
         started.add(new BaselineRecord.GroupStarted(store.group(), writerId, incarnation, start.adopted(), chunks.size()));
         start.progressTopics().forEach(id -> started.add(new BaselineRecord.ProgressSeen(store.group(), writerId, incarnation, id)));
-        store.append(started);
-        GroupBaseline after = store.read();
+        GroupBaseline after = store.readThrough(store.append(started));
         pendingStart = null;
         progress = after.progressSeen();
-        log.info("Group {} baseline {} in {}: {} topics existed when it started (observed at {}; topics assigned now {})",
+        if (after.started() && store.groupType() == BaselineStore.GroupType.CONSUMER) {
+            // Started in this session, with the committed offsets of that moment: nothing left to check until the next one.
+            sessionChecked = true;
+        }
+        log.info("Group {} baseline {} in {}: {} topics existed when it started (observed at {}{})",
                 store.group(), after.adopted() ? "adopted (group had committed offsets: partitions existing then are pre-existing)"
-                        : "created", store.topic(), after.snapshotSize(), Instant.ofEpochMilli(start.observedAtMs()), new TreeSet<>(topics));
+                        : "created", store.topic(), after.snapshotSize(), Instant.ofEpochMilli(start.observedAtMs()),
+                topics.isEmpty() ? "" : "; topics assigned now " + new TreeSet<>(topics));
         return after;
     }
 
@@ -225,9 +246,9 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         return true;
     }
 
-    private GroupBaseline readObservingOnFailure() {
+    private <T> T observingOnFailure(java.util.function.Supplier<T> call) {
         try {
-            return store.read();
+            return call.get();
         } catch (BaselineUnavailableException e) {
             // Unknown whether the group started: observe now rather than at a later, luckier attempt.
             if (pendingStart == null && !store.cached().started()) {

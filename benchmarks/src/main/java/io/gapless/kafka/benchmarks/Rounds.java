@@ -1,0 +1,76 @@
+package io.gapless.kafka.benchmarks;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs several variants in rounds: each round runs every variant once, and the order cycles
+ * through every permutation of the variants (for three: ABC, ACB, BAC, BCA, CAB, CBA), so each
+ * variant runs equally often first, in the middle and last, and each one equally often just
+ * before each other one. Load that drifts on a shared machine then hits every variant alike.
+ * Warm-up rounds run first and are discarded.
+ */
+public final class Rounds {
+    private static final Logger log = LoggerFactory.getLogger(Rounds.class);
+
+    private Rounds() {
+    }
+
+    /** One variant's run. */
+    @FunctionalInterface
+    public interface Turn<T> {
+        /**
+         * @param round the round (the same for every variant of a round; warm-up rounds are negative)
+         * @param run   a number unique per call, for names
+         */
+        T run(int round, int run);
+    }
+
+    /** Runs {@code warmupRounds + rounds} rounds; returns the measured results per variant, in round order. */
+    public static <T> List<List<T>> run(String what, int warmupRounds, int rounds, List<Turn<T>> variants) {
+        List<int[]> orders = permutations(variants.size());
+        List<List<T>> out = new ArrayList<>();
+        variants.forEach(v -> out.add(new ArrayList<>()));
+        int run = 0;
+        for (int r = -warmupRounds; r < rounds; r++) {
+            int[] order = orders.get(Math.floorMod(r, orders.size()));
+            if (r < 0) {
+                log.debug("{}: warm-up round {}/{}", what, r + warmupRounds + 1, warmupRounds);
+            } else if (rounds <= 20 || r % 10 == 0) {
+                log.info("{}: round {}/{}", what, r + 1, rounds);
+            }
+            for (int v : order) {
+                T result = variants.get(v).run(r, run++);
+                if (r >= 0) {
+                    out.get(v).add(result);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every permutation of {@code 0..n-1}, in lexicographic order. */
+    static List<int[]> permutations(int n) {
+        List<int[]> out = new ArrayList<>();
+        permute(new int[n], new boolean[n], 0, out);
+        return out;
+    }
+
+    private static void permute(int[] current, boolean[] used, int depth, List<int[]> out) {
+        if (depth == current.length) {
+            out.add(current.clone());
+            return;
+        }
+        for (int i = 0; i < current.length; i++) {
+            if (!used[i]) {
+                used[i] = true;
+                current[depth] = i;
+                permute(current, used, depth + 1, out);
+                used[i] = false;
+            }
+        }
+    }
+}
