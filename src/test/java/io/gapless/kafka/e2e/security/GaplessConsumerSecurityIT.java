@@ -35,7 +35,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 
@@ -59,8 +58,7 @@ class GaplessConsumerSecurityIT {
     private static final AclOperation[] BASELINE_ACLS = {AclOperation.READ, AclOperation.WRITE, AclOperation.DESCRIBE_CONFIGS,
         AclOperation.CREATE};
 
-    private static final Set<String> SECRETS = ConcurrentHashMap.newKeySet();
-    private static LogCapture logs;
+    private static SecretWatch secrets;
 
     private final EmbeddedKafka kafka;
 
@@ -70,24 +68,16 @@ class GaplessConsumerSecurityIT {
 
     @BeforeAll
     static void capture(EmbeddedKafka kafka) {
-        SECRETS.add(kafka.clientProperties().getProperty("sasl.jaas.config"));
-        logs = new LogCapture();
+        secrets = SecretWatch.start(kafka);
     }
 
     @AfterAll
     static void noSecretInAnyLogLine() {
-        try {
-            assertTrue(logs.contains(" = [hidden]"), "the capture holds the helper clients' logged configs");
-            logs.assertNoSecrets(SECRETS);
-        } finally {
-            logs.close();
-        }
+        secrets.verifyAndClose(" = [hidden]");
     }
 
     private Tenant tenant(String name) {
-        Tenant t = Tenant.create(kafka, name);
-        SECRETS.addAll(t.secrets());
-        return t;
+        return secrets.tenant(kafka, name);
     }
 
     private Properties props(Tenant t, String protocol) {
@@ -155,7 +145,7 @@ class GaplessConsumerSecurityIT {
                 System.out.println("Without " + operation + ": " + e.getMessage());
                 assertTrue(e.getMessage().contains(t.baselineTopic()), "names the topic: " + e.getMessage());
                 assertTrue(e.getMessage().contains(operation), "names the operation " + operation + ": " + e.getMessage());
-                assertNoSecret(trace(e));
+                secrets.assertNoSecretIn(trace(e));
                 assertTrue(committed(t.group()).isEmpty(), "nothing committed");
 
                 // While the ACL is missing the topic grows: the partition added then is new once the ACL is back.
@@ -190,7 +180,7 @@ class GaplessConsumerSecurityIT {
             TestClients.produce(producer, t.topic(), 0, "history", 10);
             consumer.subscribe(List.of(t.topic()));
             List<ConsumerRecord<String, String>> received = new ArrayList<>(awaitPositioned(consumer, 2));
-            assertTrue(logs.contains("WARN", "base-policy", t.baselineTopic(), "Write"),
+            assertTrue(secrets.logs().contains("WARN", "base-policy", t.baselineTopic(), "Write"),
                     "a WARN names the fallback, the topic and the missing operation");
             List<String> live = TestClients.produce(producer, t.topic(), 1, "live", 10);
             received.addAll(TestClients.pollUntil(consumer, WAIT, r -> values(r).containsAll(live)));
@@ -218,7 +208,7 @@ class GaplessConsumerSecurityIT {
                 received.addAll(TestClients.drain(consumer, Duration.ofMillis(300)));
                 assertEquals(Set.copyOf(hiddenHistory), values(received),
                         "the topic the snapshot could not list is new: read from its start; the group's own topic's history is not");
-                assertTrue(logs.contains("Reset " + hidden + "-0 to offset 0 by policy earliest", "did not exist"),
+                assertTrue(secrets.logs().contains("Reset " + hidden + "-0 to offset 0 by policy earliest", "did not exist"),
                         "the reset says why");
             }
         }
@@ -282,7 +272,7 @@ class GaplessConsumerSecurityIT {
             String topic = TestTopics.unique("cert-topic");
             tls.addUser(user);
             Properties connection = tls.clientProperties(user);
-            SECRETS.add(connection.getProperty("ssl.keystore.key"));
+            secrets.add(connection.getProperty("ssl.keystore.key"));
             tls.createTopic(topic, 1);
             tls.allow(user, ResourceType.GROUP, group, AclOperation.READ);
             tls.allow(user, ResourceType.TOPIC, topic, AclOperation.READ);
@@ -363,17 +353,9 @@ class GaplessConsumerSecurityIT {
     private static void assertNoSecretInMetrics(GaplessConsumer<String, String> consumer) {
         String tags = consumer.metrics().keySet().stream().map(m -> m.group() + " " + m.name() + " " + m.tags())
                 .collect(Collectors.joining("\n"));
-        assertNoSecret(tags);
+        secrets.assertNoSecretIn(tags);
     }
 
-    private static void assertNoSecret(String text) {
-        for (String secret : SECRETS) {
-            if (secret != null && text.contains(secret)) {
-                fail("a secret shows in: " + LogCapture.redact(text, SECRETS));
-            }
-        }
-        assertTrue(!text.contains("password=\""), "no JAAS password: " + LogCapture.redact(text, SECRETS));
-    }
 
     static <T extends Throwable> T causeOfType(Throwable e, Class<T> type) {
         for (Throwable c = e; c != null; c = c.getCause()) {

@@ -33,7 +33,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 import static io.gapless.kafka.e2e.security.GaplessConsumerSecurityIT.aclName;
@@ -54,8 +53,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 @ExtendWith(SecuredKafka.class)
 class GaplessShareSecurityIT {
     private static final Duration WAIT = Duration.ofSeconds(45);
-    private static final Set<String> SECRETS = ConcurrentHashMap.newKeySet();
-    private static LogCapture logs;
+    private static SecretWatch secrets;
 
     private final EmbeddedKafka kafka;
 
@@ -65,24 +63,16 @@ class GaplessShareSecurityIT {
 
     @BeforeAll
     static void capture(EmbeddedKafka kafka) {
-        SECRETS.add(kafka.clientProperties().getProperty("sasl.jaas.config"));
-        logs = new LogCapture();
+        secrets = SecretWatch.start(kafka);
     }
 
     @AfterAll
     static void noSecretInAnyLogLine() {
-        try {
-            assertTrue(logs.contains("sasl.jaas.config = [hidden]"), "the capture holds the clients' logged configs");
-            logs.assertNoSecrets(SECRETS);
-        } finally {
-            logs.close();
-        }
+        secrets.verifyAndClose("sasl.jaas.config = [hidden]");
     }
 
     private Tenant tenant(String name) {
-        Tenant t = Tenant.create(kafka, name);
-        SECRETS.addAll(t.secrets());
-        return t;
+        return secrets.tenant(kafka, name);
     }
 
     /** One ACL of README's share new-partitions table. */

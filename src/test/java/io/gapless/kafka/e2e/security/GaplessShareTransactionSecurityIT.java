@@ -47,7 +47,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -75,8 +74,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 class GaplessShareTransactionSecurityIT {
     private static final Duration WAIT = Duration.ofSeconds(45);
     private static final int RECORDS = 12;
-    private static final Set<String> SECRETS = ConcurrentHashMap.newKeySet();
-    private static LogCapture logs;
+    private static SecretWatch secrets;
 
     private final EmbeddedKafka kafka;
 
@@ -86,24 +84,12 @@ class GaplessShareTransactionSecurityIT {
 
     @BeforeAll
     static void capture(EmbeddedKafka kafka) {
-        SECRETS.add(kafka.clientProperties().getProperty("sasl.jaas.config"));
-        kafka.clientProperties().forEach((k, v) -> {
-            if (String.valueOf(k).endsWith("password") || String.valueOf(k).endsWith(".key")) {
-                SECRETS.add(String.valueOf(v));
-            }
-        });
-        logs = new LogCapture();
+        secrets = SecretWatch.start(kafka);
     }
 
     @AfterAll
     static void noSecretInAnyLogLine() {
-        try {
-            assertTrue(logs.contains("sasl.jaas.config = [hidden]"), "the capture holds the clients' logged configs");
-            assertTrue(logs.contains("transactional.id"), "the capture holds the transactional clients' configs");
-            logs.assertNoSecrets(SECRETS);
-        } finally {
-            logs.close();
-        }
+        secrets.verifyAndClose("sasl.jaas.config = [hidden]", "transactional.id");
     }
 
     /** A tenant of the transactional loop: its group, input topic, output topic, transactional id and KIP-1289 mode topic. */
@@ -146,8 +132,7 @@ class GaplessShareTransactionSecurityIT {
     }
 
     private Loop loop(String name) throws Exception {
-        Tenant t = Tenant.create(kafka, name);
-        SECRETS.addAll(t.secrets());
+        Tenant t = secrets.tenant(kafka, name);
         return prepare(new Loop(t, TestTopics.unique(name + "-out"), TestTopics.unique(name + "-txn")));
     }
 
@@ -335,9 +320,9 @@ class GaplessShareTransactionSecurityIT {
         documentedAcls().forEach(acl -> grant(l, acl));
         try (Worker w = new Worker(l)) {
             w.runUntilAllOutput();
-            assertNoSecretIn(w.producer.metrics().keySet().stream().map(m -> m.group() + " " + m.name() + " " + m.tags())
+            secrets.assertNoSecretIn(w.producer.metrics().keySet().stream().map(m -> m.group() + " " + m.name() + " " + m.tags())
                     .collect(Collectors.joining("\n")));
-            assertNoSecretIn(w.consumer.metrics().keySet().stream().map(m -> m.group() + " " + m.name() + " " + m.tags())
+            secrets.assertNoSecretIn(w.consumer.metrics().keySet().stream().map(m -> m.group() + " " + m.name() + " " + m.tags())
                     .collect(Collectors.joining("\n")));
         }
         assertEachRecordOutputOnce(l);
@@ -352,8 +337,7 @@ class GaplessShareTransactionSecurityIT {
                 new AlterConfigOp(new ConfigEntry("share.record.lock.duration.ms", "3000"), AlterConfigOp.OpType.SET))))
                 .all().get(30, TimeUnit.SECONDS);
         documentedAcls().forEach(acl -> grant(x, acl));
-        Tenant yUser = Tenant.create(kafka, "stx-fence-y");
-        SECRETS.addAll(yUser.secrets());
+        Tenant yUser = secrets.tenant(kafka, "stx-fence-y");
         Loop y = new Loop(new Tenant(kafka, yUser.user(), yUser.password(), x.t().group(), x.t().topic()), x.output(),
                 TestTopics.unique("stx-fence-y-txn"));
         documentedAcls().forEach(acl -> grant(y, acl));
@@ -452,7 +436,7 @@ class GaplessShareTransactionSecurityIT {
             assertTrue(message.contains(missing.resource().apply(l)), "names the resource: " + message);
             assertTrue(message.contains(aclName(missing.operation())), "names the operation: " + message);
         }
-        assertNoSecretIn(trace(failure));
+        secrets.assertNoSecretIn(trace(failure));
         assertEquals(List.of(), committedOutput(l), "nothing committed");
         assertEquals(RECORDS, unacknowledged(l), "nothing acknowledged");
 
@@ -478,7 +462,7 @@ class GaplessShareTransactionSecurityIT {
                 assertTrue(logStartOffset(l.ledgerTopic()) > 0, "the ledger is truncated below its snapshots");
             } else {
                 assertEquals(0, logStartOffset(l.ledgerTopic()), "without Delete the ledger is never truncated");
-                assertTrue(logs.contains("snapshot failed", l.ledgerTopic()), "a WARN names the failed truncation");
+                assertTrue(secrets.logs().contains("snapshot failed", l.ledgerTopic()), "a WARN names the failed truncation");
             }
         }
     }
@@ -511,8 +495,8 @@ class GaplessShareTransactionSecurityIT {
         String bUser = TestTopics.unique("tenant-b");
         String bPassword = "pw-" + java.util.UUID.randomUUID();
         kafka.addUser(bUser, bPassword);
-        SECRETS.add(bPassword);
-        SECRETS.add(kafka.clientProperties(bUser).getProperty("sasl.jaas.config"));
+        secrets.add(bPassword);
+        secrets.add(kafka.clientProperties(bUser).getProperty("sasl.jaas.config"));
         String bPrefix = "tenant-b.";
         Tenant b = new Tenant(kafka, bUser, bPassword, TestTopics.unique(bPrefix + "workers"), TestTopics.unique("tenant-b-in"));
         Loop bl = new Loop(b, TestTopics.unique("tenant-b-out"), TestTopics.unique(bPrefix + "txn"));
@@ -585,12 +569,4 @@ class GaplessShareTransactionSecurityIT {
         assertEachRecordOutputOnce(a);
     }
 
-    private static void assertNoSecretIn(String text) {
-        for (String secret : SECRETS) {
-            if (secret != null && !secret.isEmpty() && text.contains(secret)) {
-                fail("a secret shows in: " + LogCapture.redact(text, SECRETS));
-            }
-        }
-        assertTrue(!text.contains("password=\""), "no JAAS password: " + LogCapture.redact(text, SECRETS));
-    }
 }

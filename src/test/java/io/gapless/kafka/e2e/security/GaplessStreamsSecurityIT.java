@@ -35,8 +35,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
@@ -59,8 +57,7 @@ class GaplessStreamsSecurityIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final AclOperation[] BASELINE_ACLS = {AclOperation.READ, AclOperation.WRITE, AclOperation.DESCRIBE_CONFIGS,
         AclOperation.CREATE};
-    private static final Set<String> SECRETS = ConcurrentHashMap.newKeySet();
-    private static LogCapture logs;
+    private static SecretWatch secrets;
 
     private final EmbeddedKafka kafka;
 
@@ -70,18 +67,12 @@ class GaplessStreamsSecurityIT {
 
     @BeforeAll
     static void capture(EmbeddedKafka kafka) {
-        SECRETS.add(kafka.clientProperties().getProperty("sasl.jaas.config"));
-        logs = new LogCapture();
+        secrets = SecretWatch.start(kafka);
     }
 
     @AfterAll
     static void noSecretInAnyLogLine() {
-        try {
-            assertTrue(logs.contains("sasl.jaas.config = [hidden]"), "the capture holds the clients' logged configs");
-            logs.assertNoSecrets(SECRETS);
-        } finally {
-            logs.close();
-        }
+        secrets.verifyAndClose("sasl.jaas.config = [hidden]");
     }
 
     /** An application: the tenant's group is its application.id, its topic the source; the sink is {@code <source>-out}. */
@@ -89,8 +80,7 @@ class GaplessStreamsSecurityIT {
     }
 
     private App app(String name, AclOperation... baselineAcls) {
-        Tenant t = Tenant.create(kafka, name);
-        SECRETS.addAll(t.secrets());
+        Tenant t = secrets.tenant(kafka, name);
         App app = new App(t, t.topic(), t.topic() + "-out");
         kafka.createTopic(app.source(), 2);
         kafka.createTopic(app.sink(), 1);
