@@ -2,6 +2,7 @@ package io.gapless.kafka.core.internal.baseline;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
 import io.gapless.kafka.core.internal.PolicyOffsets;
+import io.gapless.kafka.core.spi.KafkaBackoff;
 import io.gapless.kafka.core.spi.Authorization;
 import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
@@ -36,7 +37,6 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.utils.internals.ExponentialBackoff;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -632,7 +632,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     /** Waits until a topic just created has a leader for every partition, asking again after 5 ms, 10 ms, ... up to 100 ms. */
     private Optional<TopicDescription> awaitBaselineTopic() throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        ExponentialBackoff backoff = new ExponentialBackoff(5, 2, 100, 0.2);
+        KafkaBackoff backoff = new KafkaBackoff(5, 2, 100, 0.2);
         for (long attempt = 0; System.nanoTime() < deadline; attempt++) {
             Optional<TopicDescription> d = describeBaselineTopic();
             if (d.isPresent() && d.get().partitions().stream().allMatch(p -> p.leader() != null)) {
