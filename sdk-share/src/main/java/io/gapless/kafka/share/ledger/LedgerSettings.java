@@ -18,6 +18,11 @@ public record LedgerSettings(String topicPrefix, String sharedTopic, short repli
         return sharedTopic != null ? sharedTopic : StateTopics.forGroup(topicPrefix, group);
     }
 
+    /** Whether {@code topic} is a ledger topic of these settings (the shared one, or one of the per-group ones). */
+    public boolean isLedgerTopic(String topic) {
+        return sharedTopic != null ? sharedTopic.equals(topic) : topic.startsWith(topicPrefix);
+    }
+
     /** The ledger topic or topics, for log lines. */
     public String describe() {
         return sharedTopic != null ? sharedTopic : topicPrefix + "<group>";

@@ -4,12 +4,9 @@ import io.gapless.kafka.core.spi.ClientCompatibility;
 import io.gapless.kafka.core.spi.ClientIds;
 import io.gapless.kafka.share.ledger.AckLedger;
 import io.gapless.kafka.share.ledger.SnapshotPhase;
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
@@ -17,7 +14,6 @@ import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.errors.InvalidRecordStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.metrics.JmxReporter;
 import org.apache.kafka.common.metrics.KafkaMetricsContext;
 import org.apache.kafka.common.metrics.MetricConfig;
@@ -32,7 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.Future;
 
 /**
  * A drop-in transactional {@link Producer} around {@link KafkaProducer} with KIP-1289's
@@ -70,18 +65,18 @@ import java.util.concurrent.Future;
  * <p>On the emulated path {@link #commitTransaction()} may abort the transaction itself and throw
  * {@link InvalidRecordStateException} when a record it would commit was already committed by
  * another member or redelivered to one; a following {@link #abortTransaction()} is then a no-op.
- * The records' keys and values are serialized by this class, so a custom partitioner sees the
- * serialized key as the key object. Use the producer and its consumer from one thread.
+ * {@code send} is {@code KafkaProducer.send}: the serializers and a custom partitioner run inside
+ * Kafka's producer, with the application's key object. Use the producer and its consumer from one thread.
  *
  * <p>Built from parts: {@link TransactionalShareProducerConfig} (settings), {@link AckPath} (the
  * path, chosen once), a transaction state machine per path and {@link ForwardingProducer} (every
- * method without a feature). Only the transaction methods, {@code send} (serialization),
- * {@code metrics} and {@code close} are overridden here.
+ * method without a feature, {@code send} included). Only the transaction methods, {@code metrics}
+ * and {@code close} are overridden here.
  */
 public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
+    // One Kafka producer, seen twice: typed for the application, and as bytes for the ledger entries in its transactions.
+    private final Producer<K, V> application;
     private final Producer<byte[], byte[]> delegate;
-    private final Serializer<K> keySerializer;
-    private final Serializer<V> valueSerializer;
     // Reported to JMX too (under gapless.share), tagged with the Kafka producer's own client id.
     private final Metrics sdkMetrics = new Metrics(new MetricConfig(), List.of(new JmxReporter()), Time.SYSTEM,
             new KafkaMetricsContext("gapless.share"));
@@ -124,11 +119,20 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
         NativeShareTransactions nativeSupport = injectedNative != null ? injectedNative
                 : NativeShareTransactions.reflective(config.kafkaConfigs());
         AckPath path = AckPath.choose(nativeSupport, config.fallback(), "Producer " + configuredId, config.ledger().describe());
-        this.keySerializer = keySerializer != null ? keySerializer
+        Serializer<K> keys = keySerializer != null ? keySerializer
                 : (Serializer<K>) config.serializer(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, true);
-        this.valueSerializer = valueSerializer != null ? valueSerializer
+        Serializer<V> values = valueSerializer != null ? valueSerializer
                 : (Serializer<V>) config.serializer(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, false);
-        this.delegate = injected != null ? injected : new KafkaProducer<>(config.byteProducerConfigs());
+        LedgerAwareSerializer<K> keyRoute = new LedgerAwareSerializer<>(keys, config.ledger()::isLedgerTopic);
+        LedgerAwareSerializer<V> valueRoute = new LedgerAwareSerializer<>(values, config.ledger()::isLedgerTopic);
+        if (injected != null) {
+            this.delegate = injected;
+            this.application = new SerializingProducer<>(injected, keyRoute, valueRoute);
+        } else {
+            KafkaProducer<Object, Object> kafka = new KafkaProducer<>(config.kafkaConfigs(), keyRoute, valueRoute);
+            this.delegate = (Producer<byte[], byte[]>) (Producer<?, ?>) kafka;
+            this.application = (Producer<K, V>) (Producer<?, ?>) kafka;
+        }
         // The SDK's metrics and the ledger's clients go by the Kafka producer's own client id.
         String clientId = ClientIds.fromMetrics(delegate.metrics()).orElse(configuredId);
         TransactionPhase.Listener phases = config.phaseListener();
@@ -156,15 +160,10 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
         }
     }
 
-    /**
-     * The byte-array producer underneath, seen as a {@code Producer<K, V>} by the forwarding base.
-     * Safe because the only methods that take a K or a V ({@code send}) are overridden here and
-     * serialize first.
-     */
+    /** Kafka's producer, typed for the application: {@code send} and every method without a feature go straight to it. */
     @Override
-    @SuppressWarnings("unchecked")
     protected Producer<K, V> delegate() {
-        return (Producer<K, V>) (Producer<?, ?>) delegate;
+        return application;
     }
 
     /**
@@ -220,20 +219,6 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
         transaction.abort();
     }
 
-    @Override
-    public Future<RecordMetadata> send(ProducerRecord<K, V> record) {
-        return send(record, null);
-    }
-
-    @Override
-    public Future<RecordMetadata> send(ProducerRecord<K, V> record, Callback callback) {
-        // The record's own headers, as KafkaProducer uses them: serializers may add to them, and no copy per record.
-        Headers headers = record.headers();
-        byte[] key = keySerializer.serialize(record.topic(), headers, record.key());
-        byte[] value = valueSerializer.serialize(record.topic(), headers, record.value());
-        return delegate.send(new ProducerRecord<>(record.topic(), record.partition(), record.timestamp(), key, value, headers), callback);
-    }
-
     /**
      * The Kafka producer's metrics plus the SDK's ({@code gapless-share-ledger} group:
      * {@code bytes-since-snapshot}, tagged with the producer's {@code client-id}; also in JMX under {@code gapless.share}).
@@ -253,14 +238,12 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
     @Override
     public void close(Duration timeout) {
         try {
-            delegate.close(timeout);
+            application.close(timeout); // closes the serializers too, as KafkaProducer does
         } finally {
             if (ledgerCheck != null) {
                 ledgerCheck.close();
             }
             Utils.closeQuietly(modes, "KIP-1289 mode registry");
-            Utils.closeQuietly(keySerializer, "key serializer");
-            Utils.closeQuietly(valueSerializer, "value serializer");
             sdkMetrics.close();
         }
     }

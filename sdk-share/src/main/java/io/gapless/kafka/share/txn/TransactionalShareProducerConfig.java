@@ -7,7 +7,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Utils;
 
@@ -77,14 +76,6 @@ public final class TransactionalShareProducerConfig extends AbstractConfig {
     /** The Kafka settings: everything but the SDK's keys. */
     Map<String, Object> kafkaConfigs() {
         return withoutSdkKeys(originals());
-    }
-
-    /** The Kafka settings of the byte-array producer underneath (the SDK serializes, so ledger records share its transaction). */
-    Map<String, Object> byteProducerConfigs() {
-        Map<String, Object> raw = kafkaConfigs();
-        raw.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        raw.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-        return raw;
     }
 
     /** The test hook of {@link TransactionPhase#LISTENER_CONFIG}, or a listener that does nothing. */
