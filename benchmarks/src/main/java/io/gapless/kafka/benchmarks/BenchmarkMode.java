@@ -8,11 +8,11 @@ import java.util.List;
  * benchmark still runs end to end (its numbers mean nothing).
  */
 public enum BenchmarkMode {
-    FULL(new Throughput(1_000_000, 200_000, 50_000, 150, 6, 5), new Expansion(5, 2), new Eos(100_000, 500, 7, 3),
+    FULL(new Throughput(1_000_000, 200_000, 50_000, 150, 3000, java.time.Duration.ofMinutes(7), 6, 5), new Expansion(5, 2), new Eos(100_000, 500, 7, 3),
             1_000_000, new Jmh(5, 3, 5, 1000), List.of("classic", "consumer")),
-    QUICK(new Throughput(400_000, 100_000, 25_000, 40, 3, 3), new Expansion(2, 1), new Eos(20_000, 500, 3, 1),
+    QUICK(new Throughput(400_000, 100_000, 25_000, 40, 40, java.time.Duration.ofMinutes(1), 3, 3), new Expansion(2, 1), new Eos(20_000, 500, 3, 1),
             200_000, new Jmh(2, 2, 3, 500), List.of("classic", "consumer")),
-    SMOKE(new Throughput(2_000, 500, 500, 2, 0, 1), new Expansion(1, 1), new Eos(600, 100, 1, 0),
+    SMOKE(new Throughput(2_000, 500, 500, 2, 2, java.time.Duration.ofSeconds(10), 0, 1), new Expansion(1, 1), new Eos(600, 100, 1, 0),
             10_000, new Jmh(1, 1, 1, 100), List.of("classic"));
 
     /**
@@ -21,12 +21,15 @@ public enum BenchmarkMode {
      * @param consumeRecords records of 100 bytes in the topic the consumers read (over and over)
      * @param consumeSegment records one consumer reads per turn
      * @param produceSegment records one producer writes per turn (then {@code flush()})
-     * @param rounds         measured rounds (each: one segment per client)
+     * @param rounds         measured rounds at least (each: one segment per client)
+     * @param maxRounds      measured rounds at most: rounds go on past {@code rounds} until the ratio's and the
+     *                       A/A control's 95% intervals are both narrower than {@link ThroughputFigures#RESOLUTION}
+     * @param budget         time the measured rounds may take at most (the interval is reported as reached then)
      * @param warmupRounds   discarded rounds before them
      * @param startupPairs   new groups started per client kind to time subscribe-to-first-record
      */
-    public record Throughput(int consumeRecords, int consumeSegment, int produceSegment, int rounds, int warmupRounds,
-                             int startupPairs) {
+    public record Throughput(int consumeRecords, int consumeSegment, int produceSegment, int rounds, int maxRounds,
+                             java.time.Duration budget, int warmupRounds, int startupPairs) {
     }
 
     /**

@@ -52,10 +52,10 @@ public final class ConsumeBenchmark implements Benchmark {
         try (LiveConsumer plain = live(ctx, topic, total, size, ctx.unique("consume-live-plain"), KafkaConsumer::new, false);
              LiveConsumer sdk = live(ctx, topic, total, size, sdkGroup, GaplessConsumer::new, true);
              LiveConsumer control = live(ctx, topic, total, size, ctx.unique("consume-live-aa"), KafkaConsumer::new, false)) {
-            segments = Rounds.run(NAME, size.warmupRounds(), size.rounds(), List.of(
+            segments = Rounds.runUntil(NAME, size.warmupRounds(), size.rounds(), size.maxRounds(), size.budget(), List.of(
                     (round, run) -> plain.segment(round >= 0),
                     (round, run) -> sdk.segment(round >= 0),
-                    (round, run) -> control.segment(round >= 0)));
+                    (round, run) -> control.segment(round >= 0)), ThroughputFigures::resolved);
             plainPolls = plain.polls();
             sdkPolls = sdk.polls();
         }

@@ -45,10 +45,10 @@ public final class ProduceBenchmark implements Benchmark {
              LiveProducer shareSdk = new LiveProducer(ShareSdk.newPlainProducer(sdk.get(), ClientSettings.producer(ctx.kafka()),
                      new ByteArraySerializer(), new ByteArraySerializer()), sdkTopic, PARTITIONS, size.produceSegment());
              LiveProducer control = new LiveProducer(plain(ctx), controlTopic, PARTITIONS, size.produceSegment())) {
-            segments = Rounds.run(NAME, size.warmupRounds(), size.rounds(), List.of(
+            segments = Rounds.runUntil(NAME, size.warmupRounds(), size.rounds(), size.maxRounds(), size.budget(), List.of(
                     (round, run) -> plain.segment(round >= 0),
                     (round, run) -> shareSdk.segment(round >= 0),
-                    (round, run) -> control.segment(round >= 0)));
+                    (round, run) -> control.segment(round >= 0)), ThroughputFigures::resolved);
             plainAcks = plain.acks();
             sdkAcks = shareSdk.acks();
         }

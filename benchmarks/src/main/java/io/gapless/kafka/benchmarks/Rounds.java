@@ -3,8 +3,10 @@ package io.gapless.kafka.benchmarks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Runs several variants in rounds: each round runs every variant once, and the order cycles
@@ -15,6 +17,9 @@ import java.util.List;
  */
 public final class Rounds {
     private static final Logger log = LoggerFactory.getLogger(Rounds.class);
+
+    /** How often {@link #runUntil} looks at the intervals (a multiple of 3! = 6 keeps three variants' orders balanced). */
+    static final int CHECK_EVERY = 30;
 
     private Rounds() {
     }
@@ -50,6 +55,43 @@ public final class Rounds {
             }
         }
         return out;
+    }
+
+    /**
+     * Runs {@code warmupRounds} discarded rounds, then measured rounds until {@code precise} holds
+     * for the results so far (checked every {@link #CHECK_EVERY} rounds from {@code minRounds} on),
+     * {@code maxRounds} are done or {@code budget} is spent. The stopping rule looks only at the
+     * widths of intervals, never at an estimate, so it does not steer the ratio it reports; rounds
+     * stop on a whole permutation cycle past {@code minRounds}, keeping the orders balanced.
+     */
+    public static <T> List<List<T>> runUntil(String what, int warmupRounds, int minRounds, int maxRounds, Duration budget,
+                                             List<Turn<T>> variants, Predicate<List<List<T>>> precise) {
+        List<int[]> orders = permutations(variants.size());
+        List<List<T>> out = new ArrayList<>();
+        variants.forEach(v -> out.add(new ArrayList<>()));
+        int run = 0;
+        long deadline = Long.MAX_VALUE;
+        for (int r = -warmupRounds; ; r++) {
+            if (r == 0) {
+                deadline = System.nanoTime() + budget.toNanos();
+            }
+            boolean checkpoint = r >= minRounds && (r == minRounds || r % CHECK_EVERY == 0 && r % orders.size() == 0);
+            if (r >= maxRounds || checkpoint && (System.nanoTime() > deadline || precise.test(out))) {
+                log.info("{}: stopped after {} measured rounds{}", what, r, r >= maxRounds ? " (the most allowed)"
+                        : System.nanoTime() > deadline ? " (time budget " + budget + " spent)" : " (intervals narrow enough)");
+                return out;
+            }
+            int[] order = orders.get(Math.floorMod(r, orders.size()));
+            if (r >= 0 && r % 50 == 0) {
+                log.info("{}: round {}", what, r + 1);
+            }
+            for (int v : order) {
+                T result = variants.get(v).run(r, run++);
+                if (r >= 0) {
+                    out.get(v).add(result);
+                }
+            }
+        }
     }
 
     /** Every permutation of {@code 0..n-1}, in lexicographic order. */

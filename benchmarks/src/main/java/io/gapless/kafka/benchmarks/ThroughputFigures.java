@@ -20,6 +20,13 @@ record ThroughputFigures(double plainRate, double sdkRate, Intervals.Interval ra
     /** The width a ratio's 95% interval must stay under for a 2% target to be resolved. */
     static final double RESOLUTION = 0.02;
 
+    /** Whether the rounds so far (plain, SDK, control) resolve {@link #RESOLUTION}: both intervals narrower. */
+    static boolean resolved(List<List<Segment>> rounds) {
+        double[] plain = rates(rounds.get(0));
+        return plain.length > 2 && Intervals.ratio(rates(rounds.get(1)), plain).width() < RESOLUTION
+                && Intervals.ratio(rates(rounds.get(2)), plain).width() < RESOLUTION;
+    }
+
     static ThroughputFigures of(String what, List<Segment> plain, List<Segment> sdk, List<Segment> control) {
         double[] plainRates = rates(plain);
         double[] sdkRates = rates(sdk);
