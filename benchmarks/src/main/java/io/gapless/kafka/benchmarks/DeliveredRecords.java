@@ -19,6 +19,7 @@ final class DeliveredRecords {
     private long duplicates;
     private long history;
     private long firstNewAt = -1;
+    private final Map<Integer, Long> firstAt = new HashMap<>();
 
     DeliveredRecords(int initialPartitions) {
         this.initialPartitions = initialPartitions;
@@ -38,8 +39,10 @@ final class DeliveredRecords {
             if (!seen.computeIfAbsent(r.partition(), p -> new HashSet<>()).add(seq)) {
                 duplicates++;
             }
+            long now = System.nanoTime();
+            firstAt.putIfAbsent(r.partition(), now);
             if (r.partition() >= initialPartitions && firstNewAt < 0) {
-                firstNewAt = System.nanoTime();
+                firstNewAt = now;
             }
         }
         return n;
@@ -62,5 +65,10 @@ final class DeliveredRecords {
     /** {@link System#nanoTime()} when the first record of an added partition was delivered, -1 if none was. */
     long firstNewAt() {
         return firstNewAt;
+    }
+
+    /** {@link System#nanoTime()} when the first record of {@code partition} was delivered, -1 if none was. */
+    long firstAt(int partition) {
+        return firstAt.getOrDefault(partition, -1L);
     }
 }

@@ -44,6 +44,11 @@ public final class ExpansionBenchmark implements Benchmark {
         return runs.stream().mapToLong(f).sum();
     }
 
+    /** The largest of the runs' values; NaN when any run has NaN (a partition that never delivered). */
+    private static double max(List<ExpansionOutcome> runs, java.util.function.ToDoubleFunction<ExpansionOutcome> f) {
+        return runs.stream().mapToDouble(f).reduce(Double.NEGATIVE_INFINITY, Math::max);
+    }
+
     private static BenchmarkResult running(String protocol, List<List<ExpansionOutcome>> byClient) {
         String name = NAME + "-" + protocol;
         List<ExpansionOutcome> plain = byClient.get(0);
@@ -95,7 +100,10 @@ public final class ExpansionBenchmark implements Benchmark {
                 .metric("duration_history_replayed", sum(duration, ExpansionOutcome::historyReplayed))
                 .metric("history_records", history)
                 .metric("duration_first_new_record_ms", Stats.median(duration, ExpansionOutcome::firstNewRecordMillis))
-                .metric("duration_first_poll_ms", Stats.median(duration, ExpansionOutcome::firstPollMillis));
+                .metric("duration_first_poll_ms", Stats.median(duration, ExpansionOutcome::firstPollMillis))
+                .metric("plain_slowest_new_partition_max_ms", max(plain, ExpansionOutcome::slowestNewPartitionMillis))
+                .metric("duration_slowest_new_partition_max_ms", max(duration, ExpansionOutcome::slowestNewPartitionMillis))
+                .metric("sdk_slowest_new_partition_max_ms", max(sdk, ExpansionOutcome::slowestNewPartitionMillis));
         String extraInterval = Double.isNaN(extraCi.low()) ? ""
                 : " (per-round mean " + Format.delta(extraCi.estimate()) + ", 95% interval " + Format.delta(extraCi.low()) + " to "
                 + Format.delta(extraCi.high()) + ")";
@@ -118,6 +126,10 @@ public final class ExpansionBenchmark implements Benchmark {
                         Format.millis(Stats.median(sdk, ExpansionOutcome::newAssignedMillis)), ""))
                 .row(TableRow.info(name, "createPartitions to first record of an added partition (median)",
                         Format.millis(plainFirstNew), Format.millis(sdkFirstNew), Format.delta(sdkFirstNew - plainFirstNew)))
+                .row(TableRow.info(name, "createPartitions to first record of every added partition (slowest run; n/a: one delivered nothing)",
+                        Format.millis(max(plain, ExpansionOutcome::slowestNewPartitionMillis)) + " (latest); "
+                                + Format.millis(max(duration, ExpansionOutcome::slowestNewPartitionMillis)) + " (by_duration:" + d + ")",
+                        Format.millis(max(sdk, ExpansionOutcome::slowestNewPartitionMillis)), ""))
                 .row(TableRow.checked(name, "new group: subscribe to assignment positioned (median of " + n + ")", Format.millis(plainFirstPoll),
                         Format.millis(sdkFirstPoll), Format.delta(extra) + extraInterval, "SDK adds <= " + Format.millis(FIRST_POLL_BUDGET_MS),
                         extra <= FIRST_POLL_BUDGET_MS))

@@ -12,7 +12,9 @@ package io.gapless.kafka.benchmarks;
  * @param historyReplayed        records written before the group started and delivered anyway
  * @param newAssignedMillis      from {@code createPartitions} to the consumer holding every partition (NaN: never)
  * @param firstNewRecordMillis   from {@code createPartitions} to the first record of a new partition delivered (NaN: none)
+ * @param slowestNewPartitionMillis from {@code createPartitions} until every new partition delivered its first record (NaN: one never did)
  */
 public record ExpansionOutcome(double constructMillis, double firstPollMillis, long producedNew, long lostNew, long lostOld, long duplicates,
-                               long historyReplayed, double newAssignedMillis, double firstNewRecordMillis) {
+                               long historyReplayed, double newAssignedMillis, double firstNewRecordMillis,
+                               double slowestNewPartitionMillis) {
 }

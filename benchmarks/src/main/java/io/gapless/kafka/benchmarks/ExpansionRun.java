@@ -9,6 +9,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -25,7 +26,9 @@ import java.util.Random;
  *
  * <ul>
  *   <li>{@link #running}: the group joins, a producer writes continuously (500 records/s), the
- *   topic grows to 4 partitions, and the run counts what the consumer delivered.</li>
+ *   topic grows to 4 partitions, the producer stops, and the run counts what the consumer delivered
+ *   once every partition it holds is positioned at its end offset (or {@link #CATCH_UP_TIMEOUT} has
+ *   passed): a record delivered late is not lost.</li>
  *   <li>{@link #stopped}: the group runs and commits, stops, the topic grows to 4 partitions and
  *   every partition receives records written during the stop, then the group starts again. The
  *   stop is twice the {@code by_duration} Kafka documents for the protocol (12 minutes classic, 10
@@ -44,6 +47,12 @@ public final class ExpansionRun {
     private static final long TRICKLE_INTERVAL_NANOS = 2_000_000;
     private static final Duration POLL = Duration.ofMillis(20);
     private static final Duration PHASE_TIMEOUT = Duration.ofSeconds(40);
+    /**
+     * How long a run waits for the consumer to deliver what was written before counting the rest as
+     * lost: longer than the default {@code request.timeout.ms} (30 s), the time Kafka 4.4 waits before
+     * it repeats an offset reset whose ListOffsets-by-timestamp found no record (see {@link #catchUp}).
+     */
+    private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(45);
     private static final byte[] HISTORY_KEY = {'h'};
 
     private final Duration settle;
@@ -94,7 +103,7 @@ public final class ExpansionRun {
                 trickle.partitions(FINAL_PARTITIONS);
                 double assignedMs = awaitAssignedThenSettle(consumer, delivered, expandedAt);
                 trickle.stop();
-                drain(consumer, delivered);
+                catchUp(consumer, delivered);
                 long[] produced = new long[FINAL_PARTITIONS];
                 for (int p = 0; p < FINAL_PARTITIONS; p++) {
                     produced[p] = trickle.produced(p);
@@ -102,7 +111,7 @@ public final class ExpansionRun {
                 Loss loss = Loss.of(produced, delivered);
                 double firstNewMs = delivered.firstNewAt() < 0 ? Double.NaN : (delivered.firstNewAt() - expandedAt) / 1e6;
                 return new ExpansionOutcome(constructMs, firstPollMs, loss.producedNew(), loss.lostNew(), loss.lostOld(),
-                        delivered.duplicates(), delivered.history(), assignedMs, firstNewMs);
+                        delivered.duplicates(), delivered.history(), assignedMs, firstNewMs, slowestNewPartition(delivered, expandedAt));
             }
         } finally {
             cleanUp(topic, group);
@@ -150,11 +159,11 @@ public final class ExpansionRun {
             try (Consumer<byte[], byte[]> consumer = client.create(props(group, groupProtocol), groupProtocol)) {
                 consumer.subscribe(List.of(topic), new CommitOnRevoke(consumer));
                 awaitPositioned(consumer, FINAL_PARTITIONS, delivered, System.nanoTime());
-                drain(consumer, delivered);
+                catchUp(consumer, delivered);
             }
             Loss loss = Loss.of(produced, delivered);
             return new ExpansionOutcome(Double.NaN, firstPollMs, loss.producedNew(), loss.lostNew(), loss.lostOld(),
-                    delivered.duplicates(), delivered.history(), Double.NaN, Double.NaN);
+                    delivered.duplicates(), delivered.history(), Double.NaN, Double.NaN, Double.NaN);
         } finally {
             cleanUp(topic, group);
         }
@@ -268,6 +277,48 @@ public final class ExpansionRun {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
         }
+    }
+
+    /**
+     * Polls until every assigned partition is positioned at or past its end offset, so that what the
+     * run counts as lost is what the consumer skipped, not what it delivers late. A partition whose
+     * {@code by_duration} reset found no record at or after {@code now - d} (a partition added a
+     * moment ago and still empty) stays unpositioned: Kafka 4.4 drops the ListOffsets answer
+     * {@code -1} without a retry and asks again only when the {@code request.timeout.ms} it set as
+     * the next allowed retry has passed.
+     */
+    static void catchUp(Consumer<byte[], byte[]> consumer, DeliveredRecords delivered) {
+        long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
+        Map<TopicPartition, Long> ends = consumer.endOffsets(consumer.assignment());
+        while (System.nanoTime() < deadline && !caughtUp(consumer, ends)) {
+            delivered.add(pollAndCommit(consumer));
+        }
+    }
+
+    private static boolean caughtUp(Consumer<byte[], byte[]> consumer, Map<TopicPartition, Long> ends) {
+        for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+            try {
+                if (!consumer.assignment().contains(end.getKey()) || consumer.position(end.getKey(), Duration.ZERO) < end.getValue()) {
+                    return false;
+                }
+            } catch (TimeoutException notPositionedYet) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** From {@code createPartitions} to the first record of the added partition that delivered last (NaN: one delivered nothing). */
+    private static double slowestNewPartition(DeliveredRecords delivered, long expandedAt) {
+        long last = expandedAt;
+        for (int p = INITIAL_PARTITIONS; p < FINAL_PARTITIONS; p++) {
+            long first = delivered.firstAt(p);
+            if (first < 0) {
+                return Double.NaN;
+            }
+            last = Math.max(last, first);
+        }
+        return (last - expandedAt) / 1e6;
     }
 
     private static void pollFor(Consumer<byte[], byte[]> consumer, DeliveredRecords delivered, Duration time) {
