@@ -13,12 +13,20 @@ import java.util.SplittableRandom;
  * multiplicative (its log is symmetric around 0: 0.98 and 1/0.98 are equally far from 1); pairing
  * removes what drifts slowly on a shared machine (both runs of a pair see the same load); with
  * dozens of pairs the mean of the log ratios is close to normal whatever the shape of one pair's
- * noise (central limit theorem), which is what the t interval needs. The pairs are treated as
- * independent, which the interleaving (every order of the variants in turn) makes plausible; a
- * percentile bootstrap of the same mean is computed as a check ({@link #bootstrapRatio}).
+ * noise (central limit theorem), which is what the t interval needs. Neighbouring rounds are not
+ * independent on a shared machine (a build that starts slows a stretch of rounds; an A/A control
+ * whose plain t interval excluded 1.0 showed it), so from {@link #BATCH} * 2 pairs on the interval
+ * comes from batch means: the pairs cut into at most {@link #BATCHES} runs of consecutive pairs, at
+ * least {@link #BATCH} long and a whole number of the rounds' order cycles, and a t interval over
+ * the runs' mean log ratios; the estimate is still the mean over every pair. A percentile bootstrap of the same mean is computed
+ * as a check ({@link #bootstrapRatio}).
  */
 public final class Intervals {
     private static final double LEVEL = 0.95;
+    /** Consecutive pairs per batch mean at least (five cycles of three variants' six orders). */
+    static final int BATCH = 30;
+    /** Batches at most: 20 batch means give a t interval with 19 degrees of freedom, and long batches. */
+    static final int BATCHES = 20;
 
     private Intervals() {
     }
@@ -39,8 +47,23 @@ public final class Intervals {
     /** The geometric mean of {@code sdk[i] / plain[i]} with its 95% t interval (see the class comment). */
     public static Interval ratio(double[] sdk, double[] plain) {
         double[] logs = logRatios(sdk, plain);
-        Interval onLogs = mean(logs);
+        Interval onLogs = logs.length >= 2 * BATCH ? batchMeans(logs) : mean(logs);
         return new Interval(Math.exp(onLogs.estimate()), Math.exp(onLogs.low()), Math.exp(onLogs.high()), onLogs.n());
+    }
+
+    // The mean of every value, with the t interval of the means of at most BATCHES batches of consecutive values,
+    // each at least BATCH long and a whole number of order cycles (6), so a long stretch of load falls in few batches.
+    private static Interval batchMeans(double[] values) {
+        int batches = Math.min(BATCHES, values.length / BATCH);
+        int size = values.length / batches / 6 * 6;
+        double[] means = new double[batches];
+        for (int b = 0; b < batches; b++) {
+            means[b] = Arrays.stream(values, b * size, (b + 1) * size).average().orElseThrow();
+        }
+        Interval overBatches = mean(means);
+        double mean = Arrays.stream(values).average().orElseThrow();
+        double half = (overBatches.high() - overBatches.low()) / 2;
+        return new Interval(mean, mean - half, mean + half, values.length);
     }
 
     /** The mean of {@code sdk[i] - plain[i]} with its 95% t interval. */
