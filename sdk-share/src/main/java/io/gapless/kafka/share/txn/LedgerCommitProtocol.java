@@ -149,7 +149,7 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
         ledger.meter(p);
         all.catchUpTo(p, own + 1, deadlineNanos);
         List<LedgerRange> earlier = staleHolder(all.index(p), ours, own, verdict);
-        if (!verdict.clear()) {
+        if (!verdict.clear() || !fatesMatter(earlier, all.complete(p))) {
             return verdict;
         }
         // 2. Wait until every earlier entry's transaction is resolved.
