@@ -1,6 +1,7 @@
 package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.share.GaplessShareConsumer;
+import io.gapless.kafka.testkit.BrokerRequests;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
 import io.gapless.kafka.testkit.TestTopics;
@@ -12,16 +13,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
-import javax.management.JMException;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 import static io.gapless.kafka.share.txn.ShareTestSupport.committedValues;
 import static io.gapless.kafka.share.txn.ShareTestSupport.configureGroup;
@@ -89,7 +85,7 @@ class TransactionalShareRequestsIT {
                 p.commitTransaction();
                 commits++;
             }
-            delta = since(before, requests());
+            delta = BrokerRequests.since(before, requests());
         }
         double listOffsets = delta.getOrDefault("ListOffsets", 0L) / (double) MEASURED;
         double fetches = delta.getOrDefault("Fetch", 0L) / (double) MEASURED;
@@ -108,6 +104,12 @@ class TransactionalShareRequestsIT {
         assertEquals(seen, new HashSet<>(out));
     }
 
+    private static Map<String, Long> requests() {
+        Map<String, Long> counts = BrokerRequests.counts();
+        assertTrue(!counts.isEmpty(), "the embedded broker's request metrics are not in this JVM");
+        return counts;
+    }
+
     private static ConsumerRecords<String, String> poll(GaplessShareConsumer<String, String> c) {
         ConsumerRecords<String, String>[] got = new ConsumerRecords[1];
         await().pollInSameThread().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -115,32 +117,5 @@ class TransactionalShareRequestsIT {
             return !got[0].isEmpty();
         });
         return got[0];
-    }
-
-    /** Requests the embedded broker (in this JVM) received so far, per API, every version summed. */
-    private static Map<String, Long> requests() throws JMException {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        Map<String, Long> counts = new TreeMap<>();
-        for (ObjectName name : server.queryNames(new ObjectName("kafka.network:type=RequestMetrics,name=RequestsPerSec,*"), null)) {
-            String api = name.getKeyProperty("request");
-            // FetchConsumer and FetchFollower are Fetch again, split by the sender.
-            if (api != null && !api.equals("FetchConsumer") && !api.equals("FetchFollower")
-                    && server.getAttribute(name, "Count") instanceof Number n) {
-                counts.merge(api, n.longValue(), Long::sum);
-            }
-        }
-        assertTrue(!counts.isEmpty(), "the embedded broker's request metrics are not in this JVM");
-        return counts;
-    }
-
-    private static Map<String, Long> since(Map<String, Long> before, Map<String, Long> after) {
-        Map<String, Long> delta = new TreeMap<>();
-        after.forEach((api, n) -> {
-            long d = n - before.getOrDefault(api, 0L);
-            if (d > 0) {
-                delta.put(api, d);
-            }
-        });
-        return delta;
     }
 }
