@@ -1,5 +1,6 @@
 package io.gapless.kafka.benchmarks;
 
+import io.gapless.kafka.testkit.BrokerRequests;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

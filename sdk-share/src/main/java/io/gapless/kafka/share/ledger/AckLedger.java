@@ -156,24 +156,27 @@ public final class AckLedger implements AutoCloseable {
         if (metrics == null || !metered.add(partition)) {
             return;
         }
-        LedgerIndex index = committed().index(partition);
+        // The view the commit path reads every time (the committed one is read only when needed).
+        LedgerIndex index = uncommitted().index(partition);
         MetricName name = BYTES_SINCE_SNAPSHOT.in(metrics, Map.of("client-id", String.valueOf(clientConfig.get(CommonClientConfigs.CLIENT_ID_CONFIG)),
                 "topic", partition.topic(), "partition", Integer.toString(partition.partition())));
         metrics.addMetric(name, (Measurable) (cfg, now) -> index.bytesSinceSnapshot());
     }
 
     /**
-     * Writes a snapshot of ledger partition {@code partition} when the committed view has read at
-     * least the configured bytes since the last one, pruned below the share-partition start
+     * Writes a snapshot of ledger partition {@code partition} when the "all" view has read at
+     * least the configured bytes since the last one (no I/O otherwise), pruned below the share-partition start
      * offsets and without share-partitions of deleted topics, then deletes the records it covers.
      */
     public void maybeSnapshot(TopicPartition partition, long deadlineNanos) {
+        // The trigger is counted on the "all" view, which the commit check has just read up to its
+        // own entry: no request unless a snapshot is due (aborted entries count, as log bytes do).
+        if (uncommitted().index(partition).bytesSinceSnapshot() < settings.maxBytesBetweenSnapshots()) {
+            return;
+        }
         LedgerView view = committed();
         view.catchUpToEnd(partition, deadlineNanos);
         LedgerIndex index = view.index(partition);
-        if (index.bytesSinceSnapshot() < settings.maxBytesBetweenSnapshots()) {
-            return;
-        }
         long coversBelow = view.position(partition);
         Set<ShareKey> keys = index.keys();
         Set<ShareKey> dead = deadKeys(keys);

@@ -144,10 +144,12 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     private Verdict check(TopicPartition p, long own, Map<ShareKey, List<LedgerRange>> ours, long deadlineNanos) {
         Verdict verdict = new Verdict();
         // 1. Read back every entry up to our own, whatever its transaction's fate.
+        // Up to our own offset (known from the send), not to a listed end: no ListOffsets on the commit path.
         LedgerView all = ledger.uncommitted();
+        ledger.meter(p);
         all.catchUpTo(p, own + 1, deadlineNanos);
         List<LedgerRange> earlier = staleHolder(all.index(p), ours, own, verdict);
-        if (!verdict.clear()) {
+        if (!verdict.clear() || !fatesMatter(earlier, all.complete(p))) {
             return verdict;
         }
         // 2. Wait until every earlier entry's transaction is resolved.
@@ -164,7 +166,6 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
      */
     private LedgerView awaitFates(TopicPartition p, long own, List<LedgerRange> earlier, long deadlineNanos) {
         LedgerView committed = ledger.committed();
-        ledger.meter(p);
         Set<String> fenced = new HashSet<>();
         // An incomplete view (restarted after truncation, covering snapshot not read yet) must not answer.
         while (committed.position(p) < own || !committed.complete(p)) {
@@ -182,6 +183,17 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
             committed.pollOnce(Duration.ofMillis(50));
         }
         return committed;
+    }
+
+    /**
+     * Whether steps 3 and 4 (wait for the fates below our entry, decide on the committed ones) can
+     * change the verdict, given the overlapping entries {@code earlier} the complete "all" view
+     * showed below our own: only those can bind us (RATIONALE, "Why no record is committed twice":
+     * every committed entry below ours is in the all view, read directly or through a snapshot,
+     * or pruned below a watermark step 2 already checked). An incomplete view proves nothing.
+     */
+    static boolean fatesMatter(List<LedgerRange> earlier, boolean viewComplete) {
+        return !viewComplete || !earlier.isEmpty();
     }
 
     /**

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The decisions of the ledger commit check (sdk-share/RATIONALE.md, steps 2 and 4), over ledger indexes built by hand. */
@@ -127,5 +128,46 @@ class LedgerCommitProtocolTest {
             assertEquals(Map.of(0L, AcknowledgeType.RENEW, 1L, AcknowledgeType.REJECT, 2L, AcknowledgeType.RELEASE, 3L, AcknowledgeType.RENEW),
                     settle.get(participant).get(TIP));
         }
+    }
+
+    @Test
+    void anOpenOrCommittedOverlappingEntryBelowOursTakesTheSlowPathAndTheStaleHolderIsRefused() {
+        // The "all" view up to our entry shows an entry below ours holding offsets 3..4 with the same delivery (its fate open, or committed).
+        LedgerIndex all = index(range(4, "other", 3, 4, AcknowledgeType.ACCEPT, 1));
+        Verdict verdict = new Verdict();
+        List<LedgerRange> earlier = LedgerCommitProtocol.staleHolder(all, ours(0, 5, 1), OWN, verdict);
+        assertEquals(Set.of(), verdict.reasons, "not newer: nothing to refuse before the fates are known");
+        assertTrue(LedgerCommitProtocol.fatesMatter(earlier, true), "an overlapping entry below ours: wait for its fate and decide");
+        // Its transaction committed: the decision (step 4) refuses us, the stale holder.
+        Verdict decided = new Verdict();
+        LedgerCommitProtocol.committedElsewhere(all, ours(0, 5, 1), OWN, decided);
+        assertEquals(Map.of(KEY, Map.of(3L, AcknowledgeType.ACCEPT, 4L, AcknowledgeType.ACCEPT)), decided.doneElsewhere(),
+                decided.reasons.toString());
+    }
+
+    @Test
+    void noOverlappingEntryBelowOursInACompleteViewSkipsTheWaitForFates() {
+        ShareKey otherPartition = ShareKey.of("g", new TopicIdPartition(TIP.topicId(), 1, "in"));
+        ShareKey recreated = ShareKey.of("g", new TopicIdPartition(Uuid.randomUuid(), 0, "in"));
+        LedgerIndex all = index(
+                range(3, "elsewhere", 6, 9, AcknowledgeType.ACCEPT, 1),      // other offsets, same share-partition
+                range(OWN + 1, "after-us", 0, 5, AcknowledgeType.ACCEPT, 3)); // above our own entry: it waits for us
+        all.addEntry(new LedgerEntry("p1", Map.of(otherPartition, List.of(range(4, "p1", 0, 5, AcknowledgeType.ACCEPT, 1)))), 64);
+        all.addEntry(new LedgerEntry("old-id", Map.of(recreated, List.of(range(5, "old-id", 0, 5, AcknowledgeType.ACCEPT, 1)))), 64);
+        Verdict verdict = new Verdict();
+        List<LedgerRange> earlier = LedgerCommitProtocol.staleHolder(all, ours(0, 5, 1), OWN, verdict);
+        assertEquals(Set.of(), verdict.reasons);
+        assertEquals(List.of(), earlier);
+        assertFalse(LedgerCommitProtocol.fatesMatter(earlier, true), "nothing below ours can bind us, whatever its fate");
+        assertTrue(LedgerCommitProtocol.fatesMatter(earlier, false), "an incomplete view (restarted, covering snapshot not read) proves nothing");
+    }
+
+    @Test
+    void aWatermarkHitIsRefusedOnTheReadBackWithoutWaiting() {
+        LedgerIndex all = index(range(3, "old", 0, 5, AcknowledgeType.ACCEPT, 1));
+        LedgerIndexes.snapshotAndApply(all, 5, Map.of(KEY, 10L));
+        Verdict verdict = new Verdict();
+        LedgerCommitProtocol.staleHolder(all, ours(2, 2, 1), OWN, verdict);
+        assertEquals(Map.of(KEY, Map.of(2L, AcknowledgeType.RELEASE)), verdict.settle, verdict.reasons.toString());
     }
 }

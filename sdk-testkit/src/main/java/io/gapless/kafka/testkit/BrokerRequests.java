@@ -1,4 +1,4 @@
-package io.gapless.kafka.benchmarks;
+package io.gapless.kafka.testkit;
 
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -12,15 +12,16 @@ import java.util.TreeMap;
  * counts of every version summed). Read in this JVM, so only for the embedded broker; empty for
  * an external cluster. The difference of two counts over a loop, divided by its commits, is the
  * round trips per commit of that loop (every client of the loop counted, the SDK's own included).
+ * Used by the benchmarks and by tests that bound the requests of a code path.
  */
-final class BrokerRequests {
+public final class BrokerRequests {
     private static final String PATTERN = "kafka.network:type=RequestMetrics,name=RequestsPerSec,*";
 
     private BrokerRequests() {
     }
 
     /** Requests received so far per API name; empty where the broker is not in this JVM. */
-    static Map<String, Long> counts() {
+    public static Map<String, Long> counts() {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         Map<String, Long> counts = new TreeMap<>();
         try {
@@ -39,7 +40,7 @@ final class BrokerRequests {
     }
 
     /** {@code after - before} per API, leaving out APIs with no requests in between. */
-    static Map<String, Long> since(Map<String, Long> before, Map<String, Long> after) {
+    public static Map<String, Long> since(Map<String, Long> before, Map<String, Long> after) {
         Map<String, Long> delta = new TreeMap<>();
         after.forEach((api, n) -> {
             long d = n - before.getOrDefault(api, 0L);
