@@ -145,6 +145,15 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
             this.resetHandler = new OffsetResetHandler(topic -> Optional.of(policies), () -> classifier, store, worker,
                     unavailablePolicy, resetMetrics, Time.SYSTEM);
             this.session = new BaselineSession(classifier, worker, unavailablePolicy, clientId);
+            // The helper clients' set-up is not on the path from subscribe to the first positioned partition.
+            worker.submitInterruptible(() -> {
+                try {
+                    store.startClients();
+                } catch (RuntimeException e) {
+                    log.debug("Starting the baseline clients of {} failed; the first real use reports it", clientId, e);
+                }
+                return null;
+            });
         } else {
             this.classifier = null;
             this.worker = null;
@@ -359,7 +368,7 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
             return user;
         }
         newSession();
-        return new RegisteringRebalanceListener(user, this::registerAssigned, resetHandler::forget);
+        return new RegisteringRebalanceListener(user, this::onAssigned, resetHandler::forget);
     }
 
     @Override
@@ -430,13 +439,23 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
 
     /** A new subscription or assignment: old resolutions are forgotten, and the baseline is warmed up while the consumer joins. */
     private void newSession() {
+        log.debug("New session");
         resetHandler.forgetAll();
         session.newSession();
     }
 
     /** Records the assigned topics' group in the baseline, on the worker: the polling thread does not wait for it. */
     private void registerAssigned(Collection<TopicPartition> partitions) {
+        log.debug("Assigned {}", partitions);
         session.register(partitions.stream().map(TopicPartition::topic).collect(Collectors.toSet()));
+    }
+
+    /** The rebalance callback: registration, and the resolution of partitions the group probably has no offsets for, start now. */
+    private void onAssigned(Collection<TopicPartition> partitions) {
+        registerAssigned(partitions);
+        if (!classifier.progressRecorded()) {
+            resetHandler.assigned(delegate, partitions);
+        }
     }
 
     private void registerManualAssignment() {

@@ -78,6 +78,8 @@ public final class OffsetResetHandler {
     // by_duration targets are computed from the first report, so a retry cannot move the target forward (KIP-1327).
     private final Map<TopicPartition, Long> firstReportMs = new HashMap<>();
     private final Map<TopicPartition, Job> pending = new HashMap<>();
+    // Resolutions started at assignment, before the consumer reported anything: used only once it reports no committed offset.
+    private final Map<TopicPartition, Job> early = new HashMap<>();
     private volatile CompletableFuture<Void> wakeup = new CompletableFuture<>();
     private long seeks;
 
@@ -144,6 +146,7 @@ public final class OffsetResetHandler {
         } else {
             rethrow = onNoOffset(e, assigned, requests, concerned);
         }
+        log.debug("Report {} for {}: {} new request(s)", e.getClass().getSimpleName(), e.partitions(), requests.size());
         if (!requests.isEmpty()) {
             submit(consumer, requests);
         }
@@ -196,6 +199,28 @@ public final class OffsetResetHandler {
         }
     }
 
+    /**
+     * Partitions just assigned (the rebalance callback, polling thread) that will probably have no
+     * committed offset (the group has recorded no progress): their classification and offset
+     * look-up start now, while the consumer fetches their committed offsets, instead of after it
+     * reported none. The result is held back until that report: a partition the consumer positions
+     * from a committed offset never uses it. See sdk-core/RATIONALE.md, "Round trips of the first poll".
+     */
+    public void assigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Request> requests = new LinkedHashMap<>();
+        for (TopicPartition tp : partitions) {
+            if (positioned.contains(tp) || pending.containsKey(tp) || early.containsKey(tp) || decidedNone.contains(tp)) {
+                continue;
+            }
+            lookup.policiesFor(tp.topic()).ifPresent(p -> requests.put(tp, new Request(Kind.NO_OFFSET, p, "no committed offset")));
+        }
+        if (!requests.isEmpty()) {
+            long now = time.milliseconds();
+            Job job = start(consumer, requests, tp -> now);
+            requests.keySet().forEach(tp -> early.put(tp, job));
+        }
+    }
+
     /** Whether some resolution has not been applied yet. */
     public boolean hasPending() {
         return !pending.isEmpty();
@@ -211,6 +236,7 @@ public final class OffsetResetHandler {
             positioned.add(tp);
             callerSeeks.put(tp, offset);
             pending.remove(tp);
+            early.remove(tp);
             decidedNone.remove(tp);
             firstReportMs.remove(tp);
         }
@@ -234,6 +260,7 @@ public final class OffsetResetHandler {
             decidedNone.remove(tp);
             firstReportMs.remove(tp);
             pending.remove(tp);
+            early.remove(tp);
         });
     }
 
@@ -244,6 +271,7 @@ public final class OffsetResetHandler {
         decidedNone.clear();
         firstReportMs.clear();
         pending.clear();
+        early.clear();
     }
 
     private RuntimeException onNoOffset(InvalidOffsetException e, Set<TopicPartition> assigned, Map<TopicPartition, Request> requests,
@@ -259,7 +287,10 @@ public final class OffsetResetHandler {
                 continue;
             }
             concerned.add(tp);
-            if (!pending.containsKey(tp)) {
+            Job started = early.remove(tp);
+            if (!pending.containsKey(tp) && started != null) {
+                pending.put(tp, started);
+            } else if (!pending.containsKey(tp)) {
                 requests.put(tp, new Request(Kind.NO_OFFSET, policies.get(), "no committed offset"));
             }
         }
@@ -333,12 +364,17 @@ public final class OffsetResetHandler {
 
     private void submit(Consumer<?, ?> consumer, Map<TopicPartition, Request> requests) {
         long now = time.milliseconds();
+        Job job = start(consumer, requests, tp -> firstReportMs.computeIfAbsent(tp, k -> now));
+        job.requests.keySet().forEach(tp -> pending.put(tp, job));
+    }
+
+    /** Starts resolving {@code requests} on the executor; {@code reportTime} is the moment {@code by_duration} counts back from. */
+    private Job start(Consumer<?, ?> consumer, Map<TopicPartition, Request> requests, Function<TopicPartition, Long> reportTime) {
         Map<TopicPartition, Long> reportTimes = new HashMap<>();
-        requests.keySet().forEach(tp -> reportTimes.put(tp, firstReportMs.computeIfAbsent(tp, k -> now)));
+        requests.keySet().forEach(tp -> reportTimes.put(tp, reportTime.apply(tp)));
         PolicyOffsets.Lookup lookups = offsets.apply(consumer);
         Map<TopicPartition, Request> work = Map.copyOf(requests);
-        Job job = new Job(work, CompletableFuture.supplyAsync(() -> resolve(work, reportTimes, lookups), executor));
-        work.keySet().forEach(tp -> pending.put(tp, job));
+        return new Job(work, CompletableFuture.supplyAsync(() -> resolve(work, reportTimes, lookups), executor));
     }
 
     private void await(Set<TopicPartition> partitions, Timer timer) {
@@ -377,6 +413,7 @@ public final class OffsetResetHandler {
             log.debug("Classifying {} failed ({}); retried on the next report", requests.keySet(), ex.toString());
             return new Outcome(Map.of(), Map.of());
         }
+        log.debug("Classified {}", requests.keySet());
         Map<TopicPartition, Decision> decisions = new LinkedHashMap<>();
         requests.forEach((tp, r) -> {
             TopicResetPolicies p = r.policies();

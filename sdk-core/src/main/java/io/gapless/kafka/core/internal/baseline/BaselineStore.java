@@ -83,6 +83,9 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     private volatile boolean closed;
     private volatile Duration closeTimeout = Duration.ofSeconds(5);
     private boolean clientsClosed;
+    private boolean openFailed;
+    // This store's records acknowledged since the last read, in offset order.
+    private final List<Acked> acked = new ArrayList<>();
 
     private Admin admin;
     private KafkaProducer<byte[], byte[]> producer;
@@ -171,12 +174,38 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     }
 
     /**
+     * Builds the helper clients (no request waited for): called at construction, so that their
+     * set-up (the Admin's metadata, the producer's InitProducerId) is done before {@code subscribe}
+     * needs them. After {@link #close} it does nothing.
+     */
+    public void startClients() {
+        if (closed) {
+            return;
+        }
+        guarded("start the clients of", () -> {
+            ensureAdmin();
+            ensureProducer();
+            ensureReader();
+            return null;
+        });
+    }
+
+    /**
      * Opens the clients and creates the baseline topic when missing, without reading. Returns
      * {@code true} only on the call that created the topic: it did not exist a moment ago, so no
      * group had a baseline in it (records written since are read by the next read).
      */
     public boolean open() {
-        return guarded("open", this::ensureOpen);
+        return open(() -> { });
+    }
+
+    /**
+     * {@link #open()}; {@code whenMissing} runs (on this thread, without waiting for anything) when
+     * the topic was found missing, before it is created: work that only a group without a baseline
+     * needs can start then and overlap the creation.
+     */
+    public boolean open(Runnable whenMissing) {
+        return guarded("open", () -> ensureOpen(whenMissing));
     }
 
     /** The group's baseline as folded so far, without reading (see {@link #read()}). */
@@ -187,7 +216,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     /** Reads the group's partition from where the last read stopped up to its current end. */
     public GroupBaseline read() {
         return guarded("read", () -> {
-            ensureOpen();
+            ensureOpen(() -> { });
             return onBaselineTopic(aclOnTopic("Read"), () -> readUpTo(reader.endOffsets(List.of(groupPartition), timeout).get(groupPartition)));
         });
     }
@@ -199,12 +228,45 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
      */
     public GroupBaseline readThrough(long offset) {
         return guarded("read", () -> {
-            ensureOpen();
+            ensureOpen(() -> { });
+            if (foldOwn(offset)) {
+                return baseline;
+            }
             return onBaselineTopic(aclOnTopic("Read"), () -> readUpTo(offset + 1));
         });
     }
 
+    /**
+     * Folds this store's own acknowledged records instead of reading them back, when they occupy
+     * every offset from where the last read stopped through {@code offset}: the log holds nothing
+     * else there, so reading would fold exactly these (sdk-core/RATIONALE.md, "Round trips of the
+     * first poll"). Any gap (another writer's record) and the caller reads.
+     */
+    private boolean foldOwn(long offset) {
+        long next = reader.position(groupPartition, timeout);
+        List<Acked> own = new ArrayList<>(acked);
+        if (own.isEmpty() || own.get(own.size() - 1).offset() != offset) {
+            return false;
+        }
+        for (Acked a : own) {
+            if (a.offset() != next++) {
+                return false;
+            }
+        }
+        own.forEach(a -> baseline.apply(a.record(), a.timestampMs()));
+        reader.seek(groupPartition, offset + 1);
+        acked.clear();
+        log.debug("Group {}: own records at offsets {}..{} of {} folded from their acknowledgements", group, own.get(0).offset(), offset,
+                groupPartition);
+        return true;
+    }
+
+    /** A record this store appended, where and when (LogAppendTime: the broker's clock) the log took it. */
+    private record Acked(BaselineRecord record, long offset, long timestampMs) {
+    }
+
     private GroupBaseline readUpTo(long end) throws TimeoutException {
+        acked.clear();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (reader.position(groupPartition, timeout) < end) {
             if (System.nanoTime() > deadline) {
@@ -243,11 +305,12 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
      */
     public long append(List<BaselineRecord> records) {
         return guarded("write", () -> {
-            ensureOpen();
+            ensureOpen(() -> { });
             ensureProducer();
             try {
                 return onBaselineTopic(aclOnTopic("Write"), () -> send(records));
             } catch (Exception e) {
+                acked.clear(); // some may be in the log: only a read knows
                 discardProducer();
                 throw e;
             }
@@ -261,8 +324,10 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         long last = -1;
-        for (Future<RecordMetadata> f : sends) {
-            last = f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS).offset();
+        for (int i = 0; i < sends.size(); i++) {
+            RecordMetadata m = sends.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            acked.add(new Acked(records.get(i), m.offset(), m.timestamp()));
+            last = m.offset();
         }
         onWrite.run();
         return last;
@@ -288,6 +353,65 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
             Map<Uuid, Integer> out = new HashMap<>();
             describeExisting(admin.describeTopics(names).topicNameValues())
                     .values().forEach(d -> out.put(d.topicId(), d.partitions().size()));
+            return out;
+        });
+    }
+
+    /** What a consumer group's start records, as {@link #topicPartitionCounts()} and {@link #committedTopics()} give it. */
+    public record StartFacts(Map<Uuid, Integer> partitionCounts, boolean committed, java.util.Set<Uuid> committedTopicIds) {
+    }
+
+    /**
+     * The facts a consumer group's start records, asked all at once and not waited for (Admin is
+     * thread-safe): called from {@link #open(Runnable)}'s {@code whenMissing}, so that they arrive
+     * while the baseline topic is created. Errors are not explained here: a caller that sees this
+     * fail asks again with {@link #topicPartitionCounts()} and {@link #committedTopics()}.
+     */
+    public java.util.concurrent.CompletableFuture<StartFacts> startFactsAsync() {
+        Admin a = admin;
+        if (a == null || groupType != GroupType.CONSUMER) {
+            return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("not a consumer group's open store"));
+        }
+        java.util.concurrent.CompletableFuture<Map<Uuid, Integer>> counts = a.listTopics(new ListTopicsOptions().listInternal(true)).names()
+                .toCompletionStage().toCompletableFuture().thenCompose(names -> describedAsync(a, names)).thenApply(described -> {
+                    Map<Uuid, Integer> out = new HashMap<>();
+                    described.values().forEach(d -> out.put(d.topicId(), d.partitions().size()));
+                    return out;
+                });
+        java.util.concurrent.CompletableFuture<StartFacts> facts = a.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                .toCompletionStage().toCompletableFuture().thenCompose(offsets -> {
+                    java.util.Set<String> topics = new java.util.TreeSet<>();
+                    offsets.forEach((tp, o) -> {
+                        if (o != null) {
+                            topics.add(tp.topic());
+                        }
+                    });
+                    return topics.isEmpty() ? java.util.concurrent.CompletableFuture.completedFuture(new StartFacts(Map.of(), false, java.util.Set.of()))
+                            : describedAsync(a, topics).thenApply(d -> new StartFacts(Map.of(), true,
+                            d.values().stream().map(TopicDescription::topicId).collect(java.util.stream.Collectors.toSet())));
+                });
+        return counts.thenCombine(facts, (c, f) -> new StartFacts(c, f.committed(), f.committedTopicIds()));
+    }
+
+    /** Descriptions of the topics that exist, as {@link #describeExisting} gives them, without waiting. */
+    private static java.util.concurrent.CompletableFuture<Map<String, TopicDescription>> describedAsync(Admin a, Collection<String> names) {
+        Map<String, java.util.concurrent.CompletableFuture<TopicDescription>> futures = new HashMap<>();
+        a.describeTopics(names).topicNameValues().forEach((name, f) -> futures.put(name, f.toCompletionStage().toCompletableFuture()
+                .exceptionally(e -> {
+                    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+                    if (cause instanceof UnknownTopicOrPartitionException) {
+                        return null; // deleted since it was listed
+                    }
+                    throw e instanceof java.util.concurrent.CompletionException ce ? ce : new java.util.concurrent.CompletionException(e);
+                })));
+        return java.util.concurrent.CompletableFuture.allOf(futures.values().toArray(java.util.concurrent.CompletableFuture[]::new)).thenApply(v -> {
+            Map<String, TopicDescription> out = new HashMap<>();
+            futures.forEach((name, f) -> {
+                TopicDescription d = f.join();
+                if (d != null) {
+                    out.put(name, d);
+                }
+            });
             return out;
         });
     }
@@ -503,16 +627,20 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     }
 
     /** Opens the store (see {@link #open()}); returns whether this call created the baseline topic. */
-    private boolean ensureOpen() throws Exception {
+    private boolean ensureOpen(Runnable whenMissing) throws Exception {
         if (groupPartition != null) {
             return false;
         }
         ensureAdmin();
         // The clients first: their set-up (and the producer's InitProducerId) overlaps with the topic's round trips.
-        discardProducer(); // an earlier open that failed half-way
+        if (openFailed) {
+            discardProducer(); // an earlier open that failed half-way
+        }
+        openFailed = true;
         ensureProducer();
         ensureReader();
-        TopicState state = ensureTopic();
+        log.debug("Group {}: baseline clients built", group);
+        TopicState state = ensureTopic(whenMissing);
         // One group per topic by default (one partition); a shared topic spreads groups over its partitions.
         TopicPartition mine = new TopicPartition(topic, Utils.toPositive(Utils.murmur2(group.getBytes(StandardCharsets.UTF_8))) % state.partitions());
         reader.assign(List.of(mine));
@@ -520,6 +648,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         // reader's auto.offset.reset=earliest takes it to the start, which is where seekToBeginning goes.
         reader.seek(mine, 0);
         groupPartition = mine;
+        openFailed = false;
         log.debug("Group {} keeps its baseline in {}", group, groupPartition);
         return state.created();
     }
@@ -556,7 +685,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
      * cluster's size, needed only to create it, rides along. Where it is missing, the settings come
      * back with the CreateTopics response (KIP-525), so only the wait for its leaders follows.
      */
-    private TopicState ensureTopic() throws Exception {
+    private TopicState ensureTopic(Runnable whenMissing) throws Exception {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         KafkaFuture<TopicDescription> described = admin.describeTopics(List.of(topic)).topicNameValues().get(topic);
         KafkaFuture<Config> configured = admin.describeConfigs(List.of(resource)).values().get(resource);
@@ -566,6 +695,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
             verifyTopicConfig(onBaselineTopic(aclOnTopic("DescribeConfigs"), () -> topicConfig(configured, resource)));
             return new TopicState(existing.get().partitions().size(), false);
         }
+        whenMissing.run();
         Optional<Short> replicas = createdReplicationFactor(nodes);
         Map<String, String> configs = new HashMap<>(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
                 TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
@@ -586,6 +716,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
                 throw e;
             }
         }
+        log.debug("Group {}: CreateTopics answered (created: {})", group, created);
         existing = onBaselineTopic(describeTopic(), this::awaitBaselineTopic);
         Optional<Config> returned = created ? createdConfig(creation) : Optional.empty();
         verifyTopicConfig(returned.isPresent() ? returned.get()

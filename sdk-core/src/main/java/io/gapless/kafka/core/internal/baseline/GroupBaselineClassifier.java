@@ -59,11 +59,21 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
      * ready. A baseline topic this call created holds nothing to read: the group has no start.
      */
     public void prepare() {
-        boolean created = observingOnFailure(store::open);
+        log.debug("Group {}: warm-up starts", store.group());
+        java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CompletableFuture<Start>> asked = new java.util.concurrent.atomic.AtomicReference<>();
+        // A missing topic means a group without a baseline: its start is observed while the topic is created, not after.
+        boolean created = observingOnFailure(() -> store.open(() -> {
+            if (pendingStart == null && store.groupType() == BaselineStore.GroupType.CONSUMER) {
+                long at = System.currentTimeMillis();
+                asked.set(store.startFactsAsync().thenApply(f -> new Start(f.partitionCounts(), f.committed(), f.committedTopicIds(), at)));
+            }
+        }));
+        log.debug("Group {}: baseline topic open (created: {})", store.group(), created);
         GroupBaseline b = created ? store.cached() : checkSession(observingOnFailure(store::read));
         if (!b.started()) {
             if (pendingStart == null) {
-                pendingStart = observeStart();
+                pendingStart = asked.get() == null ? observeStart() : awaitObserved(asked.get());
+                log.debug("Group {}: start observed", store.group());
             }
             writeStart(b, List.of());
         }
@@ -106,6 +116,7 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         List<BaselineRecord> chunks = snapshotChunks(start, incarnation);
         // Chunks first and acknowledged, so a group record never points at a snapshot that is not in the log.
         store.append(chunks);
+        log.debug("Group {}: snapshot chunks acknowledged", store.group());
         List<BaselineRecord> started = new ArrayList<>();
         started.add(new BaselineRecord.GroupStarted(store.group(), writerId, incarnation, start.adopted(), chunks.size()));
         start.progressTopics().forEach(id -> started.add(new BaselineRecord.ProgressSeen(store.group(), writerId, incarnation, id)));
@@ -289,6 +300,19 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         sessionChecked = true;
         progress = current.progressSeen();
         return current;
+    }
+
+    /** The start asked for while the topic was created; observed again, with the errors explained, when that failed. */
+    private Start awaitObserved(java.util.concurrent.CompletableFuture<Start> asked) {
+        try {
+            return asked.get(store.timeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            asked.cancel(true);
+            throw new org.apache.kafka.common.errors.InterruptException(e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.debug("Observing the start of group {} while creating its baseline topic failed; observing it again", store.group(), e);
+            return observeStart();
+        }
     }
 
     private Start observeStart() {
