@@ -84,8 +84,6 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     private volatile Duration closeTimeout = Duration.ofSeconds(5);
     private boolean clientsClosed;
     private boolean openFailed;
-    // This store's records acknowledged since the last read, in offset order.
-    private final List<Acked> acked = new ArrayList<>();
 
     private Admin admin;
     private KafkaProducer<byte[], byte[]> producer;
@@ -224,49 +222,18 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     /**
      * Reads the group's partition up to and including {@code offset} (one returned by
      * {@link #append}), without asking for its end first: what the log holds up to a record
-     * decides whether that record won.
+     * decides whether that record won. Always a real read, even where this store's own records
+     * are all there is: on a new group's first start it is the one Fetch that proves Read on the
+     * topic, so a missing Read ACL fails the start rather than the first restart.
      */
     public GroupBaseline readThrough(long offset) {
         return guarded("read", () -> {
             ensureOpen(() -> { });
-            if (foldOwn(offset)) {
-                return baseline;
-            }
             return onBaselineTopic(aclOnTopic("Read"), () -> readUpTo(offset + 1));
         });
     }
 
-    /**
-     * Folds this store's own acknowledged records instead of reading them back, when they occupy
-     * every offset from where the last read stopped through {@code offset}: the log holds nothing
-     * else there, so reading would fold exactly these (sdk-core/RATIONALE.md, "Round trips of the
-     * first poll"). Any gap (another writer's record) and the caller reads.
-     */
-    private boolean foldOwn(long offset) {
-        long next = reader.position(groupPartition, timeout);
-        List<Acked> own = new ArrayList<>(acked);
-        if (own.isEmpty() || own.get(own.size() - 1).offset() != offset) {
-            return false;
-        }
-        for (Acked a : own) {
-            if (a.offset() != next++) {
-                return false;
-            }
-        }
-        own.forEach(a -> baseline.apply(a.record(), a.timestampMs()));
-        reader.seek(groupPartition, offset + 1);
-        acked.clear();
-        log.debug("Group {}: own records at offsets {}..{} of {} folded from their acknowledgements", group, own.get(0).offset(), offset,
-                groupPartition);
-        return true;
-    }
-
-    /** A record this store appended, where and when (LogAppendTime: the broker's clock) the log took it. */
-    private record Acked(BaselineRecord record, long offset, long timestampMs) {
-    }
-
     private GroupBaseline readUpTo(long end) throws TimeoutException {
-        acked.clear();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (reader.position(groupPartition, timeout) < end) {
             if (System.nanoTime() > deadline) {
@@ -310,7 +277,6 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
             try {
                 return onBaselineTopic(aclOnTopic("Write"), () -> send(records));
             } catch (Exception e) {
-                acked.clear(); // some may be in the log: only a read knows
                 discardProducer();
                 throw e;
             }
@@ -326,7 +292,6 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         long last = -1;
         for (int i = 0; i < sends.size(); i++) {
             RecordMetadata m = sends.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            acked.add(new Acked(records.get(i), m.offset(), m.timestamp()));
             last = m.offset();
         }
         onWrite.run();
