@@ -50,11 +50,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
 
 /**
  * Kafka I/O for one group's baseline: the compacted baseline topic (created on first use), the
@@ -290,9 +295,8 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         long last = -1;
-        for (int i = 0; i < sends.size(); i++) {
-            RecordMetadata m = sends.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            last = m.offset();
+        for (Future<RecordMetadata> f : sends) {
+            last = f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS).offset();
         }
         onWrite.run();
         return last;
@@ -323,7 +327,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     }
 
     /** What a consumer group's start records, as {@link #topicPartitionCounts()} and {@link #committedTopics()} give it. */
-    public record StartFacts(Map<Uuid, Integer> partitionCounts, boolean committed, java.util.Set<Uuid> committedTopicIds) {
+    public record StartFacts(Map<Uuid, Integer> partitionCounts, boolean committed, Set<Uuid> committedTopicIds) {
     }
 
     /**
@@ -332,44 +336,44 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
      * while the baseline topic is created. Errors are not explained here: a caller that sees this
      * fail asks again with {@link #topicPartitionCounts()} and {@link #committedTopics()}.
      */
-    public java.util.concurrent.CompletableFuture<StartFacts> startFactsAsync() {
+    public CompletableFuture<StartFacts> startFactsAsync() {
         Admin a = admin;
         if (a == null || groupType != GroupType.CONSUMER) {
-            return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("not a consumer group's open store"));
+            return CompletableFuture.failedFuture(new IllegalStateException("not a consumer group's open store"));
         }
-        java.util.concurrent.CompletableFuture<Map<Uuid, Integer>> counts = a.listTopics(new ListTopicsOptions().listInternal(true)).names()
+        CompletableFuture<Map<Uuid, Integer>> counts = a.listTopics(new ListTopicsOptions().listInternal(true)).names()
                 .toCompletionStage().toCompletableFuture().thenCompose(names -> describedAsync(a, names)).thenApply(described -> {
                     Map<Uuid, Integer> out = new HashMap<>();
                     described.values().forEach(d -> out.put(d.topicId(), d.partitions().size()));
                     return out;
                 });
-        java.util.concurrent.CompletableFuture<StartFacts> facts = a.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+        CompletableFuture<StartFacts> facts = a.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
                 .toCompletionStage().toCompletableFuture().thenCompose(offsets -> {
-                    java.util.Set<String> topics = new java.util.TreeSet<>();
+                    Set<String> topics = new TreeSet<>();
                     offsets.forEach((tp, o) -> {
                         if (o != null) {
                             topics.add(tp.topic());
                         }
                     });
-                    return topics.isEmpty() ? java.util.concurrent.CompletableFuture.completedFuture(new StartFacts(Map.of(), false, java.util.Set.of()))
+                    return topics.isEmpty() ? CompletableFuture.completedFuture(new StartFacts(Map.of(), false, Set.of()))
                             : describedAsync(a, topics).thenApply(d -> new StartFacts(Map.of(), true,
-                            d.values().stream().map(TopicDescription::topicId).collect(java.util.stream.Collectors.toSet())));
+                            d.values().stream().map(TopicDescription::topicId).collect(Collectors.toSet())));
                 });
         return counts.thenCombine(facts, (c, f) -> new StartFacts(c, f.committed(), f.committedTopicIds()));
     }
 
     /** Descriptions of the topics that exist, as {@link #describeExisting} gives them, without waiting. */
-    private static java.util.concurrent.CompletableFuture<Map<String, TopicDescription>> describedAsync(Admin a, Collection<String> names) {
-        Map<String, java.util.concurrent.CompletableFuture<TopicDescription>> futures = new HashMap<>();
+    private static CompletableFuture<Map<String, TopicDescription>> describedAsync(Admin a, Collection<String> names) {
+        Map<String, CompletableFuture<TopicDescription>> futures = new HashMap<>();
         a.describeTopics(names).topicNameValues().forEach((name, f) -> futures.put(name, f.toCompletionStage().toCompletableFuture()
                 .exceptionally(e -> {
-                    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+                    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                     if (cause instanceof UnknownTopicOrPartitionException) {
                         return null; // deleted since it was listed
                     }
-                    throw e instanceof java.util.concurrent.CompletionException ce ? ce : new java.util.concurrent.CompletionException(e);
+                    throw e instanceof CompletionException ce ? ce : new CompletionException(e);
                 })));
-        return java.util.concurrent.CompletableFuture.allOf(futures.values().toArray(java.util.concurrent.CompletableFuture[]::new)).thenApply(v -> {
+        return CompletableFuture.allOf(futures.values().toArray(CompletableFuture[]::new)).thenApply(v -> {
             Map<String, TopicDescription> out = new HashMap<>();
             futures.forEach((name, f) -> {
                 TopicDescription d = f.join();
@@ -414,10 +418,10 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     }
 
     /** The topics the consumer group has committed offsets for now (none when the group does not exist). */
-    public java.util.Set<String> committedTopics() {
+    public Set<String> committedTopics() {
         return guarded("list committed offsets of group " + group + " for", () -> onGroup(() -> {
             ensureAdmin();
-            java.util.Set<String> out = new java.util.TreeSet<>();
+            Set<String> out = new TreeSet<>();
             admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS)
                     .forEach((tp, o) -> {
                         if (o != null) {
@@ -429,10 +433,10 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     }
 
     /** Which of these topic ids still exist. */
-    public java.util.Set<Uuid> existingTopicIds(Collection<Uuid> ids) {
+    public Set<Uuid> existingTopicIds(Collection<Uuid> ids) {
         return guarded("describe topics " + ids + " for", () -> {
             ensureAdmin();
-            java.util.Set<Uuid> out = new java.util.HashSet<>();
+            Set<Uuid> out = new java.util.HashSet<>();
             long deadline = System.nanoTime() + timeout.toNanos();
             for (Map.Entry<Uuid, KafkaFuture<TopicDescription>> e : admin.describeTopics(
                     org.apache.kafka.common.TopicCollection.ofTopicIds(ids)).topicIdValues().entrySet()) {
@@ -537,7 +541,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     }
 
     private static String describeTopicsOf(Collection<TopicPartition> partitions) {
-        return "Describe on topics " + partitions.stream().map(TopicPartition::topic).collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new));
+        return "Describe on topics " + partitions.stream().map(TopicPartition::topic).collect(Collectors.toCollection(TreeSet::new));
     }
 
     private <T> T guarded(String what, Call<T> call) {
