@@ -144,7 +144,7 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
             TopicResetPolicies policies = new TopicResetPolicies(config.basePolicy(), newPolicy);
             this.resetHandler = new OffsetResetHandler(topic -> Optional.of(policies), () -> classifier, store, worker,
                     unavailablePolicy, resetMetrics, Time.SYSTEM);
-            this.session = new BaselineSession(classifier, worker, unavailablePolicy, clientId);
+            this.session = new BaselineSession(classifier, worker, clientId, resetMetrics::recordBaselineFailure);
             // The helper clients' set-up is not on the path from subscribe to the first positioned partition.
             worker.submitInterruptible(() -> {
                 try {
@@ -202,7 +202,6 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
             return delegate.poll(timeout);
         }
         Timer timer = Time.SYSTEM.timer(timeout.toMillis());
-        throwAsyncFailure();
         registerManualAssignment();
         maybeCheckProgress();
         resetHandler.applyCompleted(delegate);
@@ -235,7 +234,6 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
             return delegate.position(partition, timeout);
         }
         Timer timer = Time.SYSTEM.timer(timeout.toMillis());
-        throwAsyncFailure();
         registerManualAssignment();
         resetHandler.applyCompleted(delegate);
         while (true) {
@@ -464,10 +462,6 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
             registerAssigned(topics.stream().map(t -> new TopicPartition(t, 0)).toList());
             pendingManualTopics = Set.of();
         }
-    }
-
-    private void throwAsyncFailure() {
-        session.throwAsyncFailure();
     }
 
     /** The user committed: the baseline records once that this incarnation of the group has progress. */

@@ -7,6 +7,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
 
 import java.time.Duration;
@@ -129,6 +130,27 @@ final class ConsumerITSupport {
                 Map.of(org.apache.kafka.common.quota.ClientQuotaEntity.CLIENT_ID, clientId + "-baseline"));
         kafka.admin().alterClientQuotas(List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration(entity, List.of(
                 new org.apache.kafka.common.quota.ClientQuotaAlteration.Op("producer_byte_rate", 1.0))))).all().get();
+    }
+
+    /**
+     * Whether the consumer holds a position for {@code tp} now, asked without waiting. The SDK
+     * hands {@code earliest}/{@code latest} to Kafka's own reset, which resolves the offset on a
+     * later call: a reset counted is not yet a position (with {@code latest}, records written in
+     * between are behind it, as with plain Kafka).
+     */
+    static boolean hasPosition(Consumer<?, ?> consumer, TopicPartition tp) {
+        try {
+            consumer.position(tp, Duration.ZERO);
+            return true;
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            return false;
+        }
+    }
+
+    /** The summed value of one of the SDK's metrics over its tags. */
+    static double metric(Consumer<?, ?> consumer, String name) {
+        return consumer.metrics().entrySet().stream().filter(e -> e.getKey().name().equals(name))
+                .mapToDouble(e -> (Double) e.getValue().metricValue()).sum();
     }
 
     /** The summed value of the SDK's {@code resets-total} metric for one classification. */

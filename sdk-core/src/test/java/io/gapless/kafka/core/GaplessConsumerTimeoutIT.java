@@ -164,7 +164,8 @@ class GaplessConsumerTimeoutIT {
                 if (frozen) {
                     slowestWhileFrozen = Math.max(slowestWhileFrozen, ms);
                 }
-                if (live == null && freeze.isThawed() && resets(consumer, "pre-existing") >= 1) {
+                if (live == null && freeze.isThawed() && resets(consumer, "pre-existing") >= 1
+                        && ConsumerITSupport.hasPosition(consumer, tp)) {
                     live = TestClients.produce(producer, topic, 0, "live", 10);
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5)); // a polling loop with other work, not a spin
@@ -182,6 +183,129 @@ class GaplessConsumerTimeoutIT {
         assertNotNull(live, "the partition was positioned (base policy, pre-existing) after the broker came back");
         assertEquals(10, got.size(), "the live records once each, no history: " + values(got));
         assertEquals(new HashSet<>(live), values(got));
+    }
+
+    /**
+     * Records flow on three partitions, one per broker; the leader of one (not the coordinator) is
+     * frozen (SIGSTOP). A plain consumer and the SDK, each in its own group and polling at the
+     * same time, keep receiving the other two partitions' records: the SDK's rate is compared with
+     * plain Kafka's in the same run (loosely, for a loaded 2-core machine; both are logged).
+     */
+    @ParameterizedTest(name = "group.protocol={0}")
+    @ValueSource(strings = {"classic", "consumer"})
+    void aFrozenLeaderOfOnePartitionDoesNotSlowTheOthers(String protocol) throws Exception {
+        String topic = TestTopics.unique("flow");
+        kafka.admin().listConsumerGroupOffsets("gapless-timeout-it").partitionsToOffsetAndMetadata().get(60, TimeUnit.SECONDS);
+        int coordinator = kafka.awaitLeader(OFFSETS);
+        int frozenBroker = kafka.nodes().stream().filter(n -> n.isBroker() && n.id() != coordinator).findFirst().orElseThrow().id();
+        List<Integer> brokers = kafka.nodes().stream().filter(KafkaNode::isBroker).map(KafkaNode::id).sorted().toList();
+        Map<Integer, List<Integer>> replicas = new java.util.HashMap<>();
+        for (int i = 0; i < brokers.size(); i++) {
+            replicas.put(i, List.of(brokers.get(i)));
+        }
+        kafka.admin().createTopics(List.of(new NewTopic(topic, replicas).configs(Map.of(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "1"))))
+                .all().get(60, TimeUnit.SECONDS);
+        replicas.keySet().forEach(p -> kafka.awaitLeader(new TopicPartition(topic, p)));
+        int frozenPartition = brokers.indexOf(frozenBroker);
+        List<Integer> healthy = replicas.keySet().stream().filter(p -> p != frozenPartition).toList();
+        FlowCounter plain = new FlowCounter(new KafkaConsumer<>(props(kafka, TestTopics.unique("g"), protocol, "earliest", null)), topic);
+        FlowCounter sdk = new FlowCounter(new GaplessConsumer<>(props(kafka, TestTopics.unique("g"), protocol, "earliest", "earliest")), topic);
+        KafkaNode node = kafka.node(frozenBroker);
+        try (KafkaProducer<String, String> producer = TestClients.producer(kafka)) {
+            for (int p : replicas.keySet()) {
+                TestClients.produce(producer, topic, p, "warm-up", 1);
+            }
+            plain.start();
+            sdk.start();
+            await().atMost(WAIT).until(() -> plain.partitionsSeen() == replicas.size() && sdk.partitionsSeen() == replicas.size());
+            node.pause();
+            long frozenAt = System.nanoTime();
+            int produced = 0;
+            try {
+                while (System.nanoTime() - frozenAt < TimeUnit.SECONDS.toNanos(6)) {
+                    for (int p : healthy) {
+                        produced += TestClients.produce(producer, topic, p, "flow", 50).size();
+                    }
+                }
+                int target = produced;
+                await().atMost(WAIT).until(() -> plain.received(healthy) >= target && sdk.received(healthy) >= target);
+            } finally {
+                node.resume();
+            }
+            double seconds = (System.nanoTime() - frozenAt) / 1e9;
+            double plainRate = plain.flowRate();
+            double sdkRate = sdk.flowRate();
+            log.info("Frozen leader of {}-{} for {} s: {} records produced to the other partitions; received per second: plain {},"
+                    + " SDK {} (ratio {})", topic, frozenPartition, String.format("%.1f", seconds), produced, String.format("%.0f", plainRate),
+                    String.format("%.0f", sdkRate), String.format("%.2f", sdkRate / plainRate));
+            assertEquals(produced, sdk.flowRecords(), "the SDK received every record of the other partitions, once");
+            assertEquals(produced, plain.flowRecords(), "so did plain Kafka");
+            assertTrue(sdkRate >= 0.5 * plainRate, "the SDK's rate " + sdkRate + "/s against plain Kafka's " + plainRate + "/s");
+        } finally {
+            plain.close();
+            sdk.close();
+        }
+    }
+
+    /** A consumer polling on its own thread, counting records per partition and when they arrived. */
+    private static final class FlowCounter {
+        private final org.apache.kafka.clients.consumer.Consumer<String, String> consumer;
+        private final String topic;
+        private final Map<Integer, java.util.concurrent.atomic.AtomicInteger> counts = new java.util.concurrent.ConcurrentHashMap<>();
+        private final java.util.concurrent.atomic.AtomicLong firstFlowNanos = new java.util.concurrent.atomic.AtomicLong();
+        private final java.util.concurrent.atomic.AtomicLong lastFlowNanos = new java.util.concurrent.atomic.AtomicLong();
+        private final java.util.concurrent.atomic.AtomicInteger flowRecords = new java.util.concurrent.atomic.AtomicInteger();
+        private volatile boolean running = true;
+        private final Thread thread;
+
+        FlowCounter(org.apache.kafka.clients.consumer.Consumer<String, String> consumer, String topic) {
+            this.consumer = consumer;
+            this.topic = topic;
+            this.thread = new Thread(this::run, "flow-" + topic);
+        }
+
+        void start() {
+            thread.start();
+        }
+
+        private void run() {
+            consumer.subscribe(List.of(topic));
+            while (running) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+                    counts.computeIfAbsent(r.partition(), k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+                    if (r.value().startsWith("flow")) {
+                        long now = System.nanoTime();
+                        firstFlowNanos.compareAndSet(0, now);
+                        lastFlowNanos.set(now);
+                        flowRecords.incrementAndGet();
+                    }
+                }
+            }
+            consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
+        }
+
+        int partitionsSeen() {
+            return counts.size();
+        }
+
+        int received(List<Integer> partitions) {
+            return partitions.stream().mapToInt(p -> counts.getOrDefault(p, new java.util.concurrent.atomic.AtomicInteger()).get()).sum();
+        }
+
+        int flowRecords() {
+            return flowRecords.get();
+        }
+
+        /** Records of the flow per second, from its first record to its last. */
+        double flowRate() {
+            double seconds = Math.max(1e-3, (lastFlowNanos.get() - firstFlowNanos.get()) / 1e9);
+            return flowRecords.get() / seconds;
+        }
+
+        void close() throws InterruptedException {
+            running = false;
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        }
     }
 
     /** Freezes (SIGSTOP) a broker when the partition is first assigned and lets it run again {@link #FREEZE} later. */

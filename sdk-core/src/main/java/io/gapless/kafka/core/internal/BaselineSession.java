@@ -1,7 +1,5 @@
 package io.gapless.kafka.core.internal;
 
-import io.gapless.kafka.core.BaselineUnavailableException;
-import io.gapless.kafka.core.BaselineUnavailablePolicy;
 import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,7 +9,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
@@ -28,22 +25,23 @@ public final class BaselineSession {
 
     private final GroupBaselineClassifier classifier;
     private final BaselineWorker worker;
-    private final BaselineUnavailablePolicy unavailablePolicy;
     private final String owner;
     private final Set<String> registeredTopics = ConcurrentHashMap.newKeySet();
     private final Set<String> registering = ConcurrentHashMap.newKeySet();
-    private final AtomicReference<RuntimeException> asyncFailure = new AtomicReference<>();
+    private final Runnable onFailure;
     private boolean warmUpStarted;
     private long nextProgressCheckMs;
     private CompletableFuture<?> progressTask = CompletableFuture.completedFuture(null);
 
-    /** @param owner the consumer's client id (or the group), for the log */
-    public BaselineSession(GroupBaselineClassifier classifier, BaselineWorker worker, BaselineUnavailablePolicy unavailablePolicy,
-                           String owner) {
+    /**
+     * @param owner     the consumer's client id (or the group), for the log
+     * @param onFailure counts a failed registration (the {@code baseline-failures} metric)
+     */
+    public BaselineSession(GroupBaselineClassifier classifier, BaselineWorker worker, String owner, Runnable onFailure) {
         this.classifier = classifier;
         this.worker = worker;
-        this.unavailablePolicy = unavailablePolicy;
         this.owner = owner;
+        this.onFailure = onFailure;
     }
 
     /** A new subscription or assignment: registration starts again, and the baseline is warmed up while the consumer joins. */
@@ -62,7 +60,13 @@ public final class BaselineSession {
         nextProgressCheckMs = System.currentTimeMillis() + PROGRESS_CHECK_INTERVAL_MS;
     }
 
-    /** Records {@code topics} in the baseline, on the worker (classification, queued behind it, sees it). */
+    /**
+     * Records {@code topics} in the baseline, on the worker (classification, queued behind it,
+     * sees it). A failure is a WARN and a count in {@code baseline-failures-total}, never an
+     * exception of the consumer: a member whose partitions need no decision does not need the
+     * baseline, and a decision that does needs it again and fails (or waits) for its own
+     * partitions alone.
+     */
     public void register(Collection<String> topics) {
         Set<String> todo = topics.stream().filter(t -> !registeredTopics.contains(t) && !registering.contains(t)).collect(Collectors.toSet());
         if (todo.isEmpty()) {
@@ -76,20 +80,10 @@ public final class BaselineSession {
                 return;
             }
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-            if (cause instanceof BaselineUnavailableException bue && unavailablePolicy == BaselineUnavailablePolicy.FAIL) {
-                asyncFailure.compareAndSet(null, bue);
-            } else {
-                log.warn("Could not record the group of topics {} in the group baseline: {}", todo, cause.toString());
-            }
+            onFailure.run();
+            log.warn("Could not record topics {} of {} in the group baseline: {}; partitions that need a decision wait for it,"
+                    + " the others are not affected", todo, owner, cause.toString());
         });
-    }
-
-    /** A registration that failed on the worker under {@code gapless.baseline.unavailable=fail} is reported once, here. */
-    public void throwAsyncFailure() {
-        RuntimeException e = asyncFailure.getAndSet(null);
-        if (e != null) {
-            throw e;
-        }
     }
 
     /** The consumer committed: the baseline records once that this incarnation of the group has progress. */

@@ -14,7 +14,6 @@ import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.Timer;
 import org.slf4j.Logger;
@@ -31,6 +30,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -43,21 +43,44 @@ import java.util.function.Supplier;
 
 /**
  * Positions partitions the delegate consumer (running with {@code auto.offset.reset=none}) could
- * not position, by DESIGN.md's decision table: a committed offset out of range takes the base
- * policy; no committed offset takes the new-partitions policy when the partition is new and the
- * base policy otherwise; {@code none} rethrows for exactly the partitions it covers. A truncated
- * log ({@link LogTruncationException}) is resumed at the divergent offset, as Kafka does with a
- * reset policy; with base {@code none} the exception reaches the caller unchanged.
+ * not position. The rules, per partition:
  *
- * <p>Classification and offset look-ups run on an {@link Executor} (the consumer's baseline worker)
- * and are applied by the polling thread: a caller's short timeout returns with the partition still
- * unpositioned, and a later call applies the result, as Kafka's own reset does. A look-up that
- * times out is retried on the next report instead of surfacing.
+ * <table>
+ * <caption>How each partition is positioned</caption>
+ * <tr><th>the partition has</th><th>it is positioned by</th></tr>
+ * <tr><td>a committed offset in range</td><td>the committed offset (Kafka's, unchanged; the SDK is not involved)</td></tr>
+ * <tr><td>a committed offset out of range</td><td>{@code auto.offset.reset} ({@code none}: {@link OffsetOutOfRangeException}
+ *     for exactly those partitions)</td></tr>
+ * <tr><td>no committed offset, created after the group started</td><td>{@code auto.offset.reset.new.partitions}</td></tr>
+ * <tr><td>no committed offset, existed when the group started</td><td>{@code auto.offset.reset} ({@code none}:
+ *     {@link NoOffsetForPartitionException} for exactly those partitions)</td></tr>
+ * <tr><td>a truncated log ({@link LogTruncationException}) with a known divergence point</td><td>the divergent offset,
+ *     as Kafka does with a reset policy; with base {@code none} the exception reaches the caller unchanged</td></tr>
+ * </table>
+ *
+ * <p>"Created after the group started" is the group baseline's rule (sdk-core/RATIONALE.md): the
+ * partition was not in the snapshot of the cluster taken when the group (or its current
+ * incarnation) started. Classification is asked only where the two policies differ; a topic that
+ * cannot be described any more counts as new (deleted while assigned, or created since). Only
+ * a Kafka group deleted or expired as a whole starts anew; offsets deleted for one topic do not
+ * (KIP-1327's group creation time is write-once), so that topic's added partitions still take the
+ * new-partitions policy, as on a broker with KIP-1327.
+ *
+ * <p>Every partition is resolved on its own. Classification and {@code by_duration} look-ups run
+ * on an {@link Executor} (the consumer's baseline worker) and are applied by the polling thread;
+ * {@code earliest} and {@code latest} are handed to the consumer's own reset
+ * ({@code seekToBeginning}/{@code seekToEnd}), so Kafka looks the offset up for that partition
+ * alone, with its own retries and back-off, and fetches the other partitions meanwhile, exactly as
+ * with {@code auto.offset.reset}. A resolution that fails retriably is retried for that partition
+ * after Kafka's back-off ({@link ResolutionRetries}); a caller's short timeout returns with the
+ * partition still unresolved, and a later call applies the result.
  *
  * <p>Reports that no longer describe the partition are dropped: a missing offset for a partition
  * that was positioned since it was assigned (by the SDK or by the caller's seek; the consumer
- * protocol caches such errors), and out-of-range or truncation reports for another offset than the
- * one the caller just seeked to. Every other report is acted on, however often it repeats.
+ * protocol caches such errors), and out-of-range or truncation reports for another offset than
+ * the explicit offset the caller just seeked to. After {@code seekToBeginning}/{@code seekToEnd}
+ * every report is acted on: Kafka resolved that target itself. Every other report is acted on,
+ * however often it repeats.
  */
 public final class OffsetResetHandler {
     private static final Logger log = LoggerFactory.getLogger(OffsetResetHandler.class);
@@ -80,6 +103,7 @@ public final class OffsetResetHandler {
     private final Map<TopicPartition, Job> pending = new HashMap<>();
     // Resolutions started at assignment, before the consumer reported anything: used only once it reports no committed offset.
     private final Map<TopicPartition, Job> early = new HashMap<>();
+    private final ResolutionRetries retries = new ResolutionRetries();
     private volatile CompletableFuture<Void> wakeup = new CompletableFuture<>();
     private long seeks;
 
@@ -121,10 +145,11 @@ public final class OffsetResetHandler {
 
     /**
      * Acts on the report {@code e} from {@code consumer}, waiting at most {@code timeout} for the
-     * work it needs. Returns {@code true} when this call positioned partitions and none of
-     * {@code e} is still being resolved: polling again at once makes progress. {@code false} when
-     * some are still being resolved (poll again later: {@link #applyCompleted} seeks them), or
-     * when the report was stale and nothing was done.
+     * work it needs. Returns {@code true} when calling the consumer again at once makes progress:
+     * this call positioned partitions, a partition's retry back-off ran out, or {@link #wakeup()}
+     * ended the wait (the consumer then throws its {@code WakeupException}). {@code false} when
+     * the partitions are still being resolved (poll again later: {@link #applyCompleted} seeks
+     * them), or when the report was stale and nothing was done.
      *
      * @throws InvalidOffsetException       of the same kind, for the partitions that stay
      *                                      unpositioned: base policy {@code none}, or a topic the
@@ -150,12 +175,21 @@ public final class OffsetResetHandler {
         if (!requests.isEmpty()) {
             submit(consumer, requests);
         }
-        await(concerned, timer);
+        boolean woken = await(concerned, timer);
         applyCompleted(consumer);
         if (rethrow != null) {
             throw rethrow;
         }
-        return seeks > seeksBefore && concerned.stream().noneMatch(pending::containsKey);
+        // Woken: the caller's next call on the consumer throws Kafka's WakeupException (its flag is still set there).
+        return woken || seeks > seeksBefore || waitOutBackoff(concerned, timer);
+    }
+
+    /**
+     * Whether every one of {@code partitions} has been positioned since it was assigned (by the
+     * SDK, handed to the consumer's own reset, or by the caller's seek).
+     */
+    public boolean positioned(Collection<TopicPartition> partitions) {
+        return positioned.containsAll(partitions);
     }
 
     /**
@@ -216,7 +250,7 @@ public final class OffsetResetHandler {
         }
         if (!requests.isEmpty()) {
             long now = time.milliseconds();
-            Job job = start(consumer, requests, tp -> now);
+            Job job = start(consumer, requests, tp -> now, true);
             requests.keySet().forEach(tp -> early.put(tp, job));
         }
     }
@@ -229,12 +263,20 @@ public final class OffsetResetHandler {
     /**
      * The caller positioned these partitions itself ({@code seek}, {@code seekToBeginning},
      * {@code seekToEnd}; {@link #UNKNOWN_OFFSET} where the target is not known): the SDK must not
-     * move them on a stale report.
+     * move them on a stale report. Only an explicit offset makes reports for other offsets stale:
+     * after {@code seekToBeginning}/{@code seekToEnd} the consumer resolves the target itself and
+     * reports only about it, so every later report is acted on.
      */
     public void positionedByCaller(Collection<TopicPartition> partitions, long offset) {
         for (TopicPartition tp : partitions) {
             positioned.add(tp);
-            callerSeeks.put(tp, offset);
+            if (offset == UNKNOWN_OFFSET) {
+                // seekToBeginning/seekToEnd: Kafka looks the target up itself; every later report describes it.
+                callerSeeks.remove(tp);
+            } else {
+                callerSeeks.put(tp, offset);
+            }
+            retries.forget(tp);
             pending.remove(tp);
             early.remove(tp);
             decidedNone.remove(tp);
@@ -261,6 +303,7 @@ public final class OffsetResetHandler {
             firstReportMs.remove(tp);
             pending.remove(tp);
             early.remove(tp);
+            retries.forget(tp);
         });
     }
 
@@ -272,6 +315,7 @@ public final class OffsetResetHandler {
         firstReportMs.clear();
         pending.clear();
         early.clear();
+        retries.clear();
     }
 
     private RuntimeException onNoOffset(InvalidOffsetException e, Set<TopicPartition> assigned, Map<TopicPartition, Request> requests,
@@ -290,7 +334,7 @@ public final class OffsetResetHandler {
             Job started = early.remove(tp);
             if (!pending.containsKey(tp) && started != null) {
                 pending.put(tp, started);
-            } else if (!pending.containsKey(tp)) {
+            } else if (!pending.containsKey(tp) && retries.due(tp, time.milliseconds())) {
                 requests.put(tp, new Request(Kind.NO_OFFSET, policies.get(), "no committed offset"));
             }
         }
@@ -310,7 +354,8 @@ public final class OffsetResetHandler {
                 return;
             }
             concerned.add(tp);
-            if (!pending.containsKey(tp)) {
+            callerSeeks.remove(tp); // acted on: later reports describe where the SDK puts the partition
+            if (!pending.containsKey(tp) && retries.due(tp, time.milliseconds())) {
                 requests.put(tp, new Request(Kind.OUT_OF_RANGE, policies.get(), "committed or fetched offset " + offset + " is out of range"));
             }
         });
@@ -339,6 +384,7 @@ public final class OffsetResetHandler {
                 // What Kafka does with a reset policy: resume at the first offset known to diverge, nothing skipped or replayed.
                 consumer.seek(tp, divergent);
                 seeks++;
+                callerSeeks.remove(tp);
                 pending.remove(tp);
                 positioned.add(tp);
                 metrics.recordReset("divergent-offset", Kind.LOG_TRUNCATION.label);
@@ -347,7 +393,8 @@ public final class OffsetResetHandler {
                 return;
             }
             concerned.add(tp);
-            if (!pending.containsKey(tp)) {
+            callerSeeks.remove(tp);
+            if (!pending.containsKey(tp) && retries.due(tp, time.milliseconds())) {
                 requests.put(tp, new Request(Kind.LOG_TRUNCATION, policies.get(), "log truncated below fetch offset " + fetchOffset
                         + " and the divergence point is unknown"));
             }
@@ -364,20 +411,28 @@ public final class OffsetResetHandler {
 
     private void submit(Consumer<?, ?> consumer, Map<TopicPartition, Request> requests) {
         long now = time.milliseconds();
-        Job job = start(consumer, requests, tp -> firstReportMs.computeIfAbsent(tp, k -> now));
+        Job job = start(consumer, requests, tp -> firstReportMs.computeIfAbsent(tp, k -> now), false);
         job.requests.keySet().forEach(tp -> pending.put(tp, job));
     }
 
-    /** Starts resolving {@code requests} on the executor; {@code reportTime} is the moment {@code by_duration} counts back from. */
-    private Job start(Consumer<?, ?> consumer, Map<TopicPartition, Request> requests, Function<TopicPartition, Long> reportTime) {
+    /**
+     * Starts resolving {@code requests} on the executor; {@code reportTime} is the moment
+     * {@code by_duration} counts back from. {@code prefetch}: started at the assignment, before
+     * any report, so the {@code earliest}/{@code latest} offsets are looked up too while the
+     * consumer fetches its committed offsets (the first poll of a new group saves that round trip);
+     * where that look-up fails the partition goes to Kafka's own reset as usual.
+     */
+    private Job start(Consumer<?, ?> consumer, Map<TopicPartition, Request> requests, Function<TopicPartition, Long> reportTime,
+                      boolean prefetch) {
         Map<TopicPartition, Long> reportTimes = new HashMap<>();
         requests.keySet().forEach(tp -> reportTimes.put(tp, reportTime.apply(tp)));
         PolicyOffsets.Lookup lookups = offsets.apply(consumer);
         Map<TopicPartition, Request> work = Map.copyOf(requests);
-        return new Job(work, CompletableFuture.supplyAsync(() -> resolve(work, reportTimes, lookups), executor));
+        return new Job(work, CompletableFuture.supplyAsync(() -> resolve(work, reportTimes, lookups, prefetch), executor));
     }
 
-    private void await(Set<TopicPartition> partitions, Timer timer) {
+    /** Waits for the resolutions of {@code partitions}; returns whether {@link #wakeup()} ended the wait. */
+    private boolean await(Set<TopicPartition> partitions, Timer timer) {
         List<CompletableFuture<Outcome>> waits = new ArrayList<>();
         partitions.forEach(tp -> {
             Job j = pending.get(tp);
@@ -386,23 +441,49 @@ public final class OffsetResetHandler {
             }
         });
         if (waits.isEmpty() || timer.isExpired()) {
-            return;
+            return false;
         }
+        return waitFor(CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)), timer.remainingMs());
+    }
+
+    /**
+     * Partitions of a report that wait out a retry back-off: the caller's call waits (as Kafka's
+     * poll waits for its own reset's back-off) until the first of them is due, or its timeout.
+     * Returns whether one is due now, so that the caller reports again at once.
+     */
+    private boolean waitOutBackoff(Set<TopicPartition> concerned, Timer timer) {
+        timer.update();
+        long now = time.milliseconds();
+        long due = concerned.stream().filter(tp -> !pending.containsKey(tp)).mapToLong(retries::dueAtMs).filter(t -> t > now)
+                .min().orElse(-1L);
+        if (due < 0 || timer.isExpired()) {
+            return false;
+        }
+        boolean woken = waitFor(new CompletableFuture<>(), Math.min(due - now, timer.remainingMs()));
+        timer.update();
+        long after = time.milliseconds();
+        return woken || !timer.isExpired() && concerned.stream().anyMatch(tp -> retries.due(tp, after));
+    }
+
+    /** Waits up to {@code ms} for {@code done} or {@link #wakeup()}; returns whether the wake-up ended it. */
+    private boolean waitFor(CompletableFuture<?> done, long ms) {
         try {
-            CompletableFuture.anyOf(CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)), wakeup)
-                    .get(timer.remainingMs(), TimeUnit.MILLISECONDS);
+            CompletableFuture.anyOf(done, wakeup).get(ms, TimeUnit.MILLISECONDS);
         } catch (InterruptedException ie) {
             throw new InterruptException(ie);
         } catch (TimeoutException | ExecutionException ignored) {
             // not done in time: left pending; a failure surfaces from applyCompleted
         }
-        if (wakeup.isDone()) {
+        boolean woken = wakeup.isDone();
+        if (woken) {
             wakeup = new CompletableFuture<>();
         }
+        return woken;
     }
 
-    /** Runs on the executor: classification, then one batched look-up per policy kind. */
-    private Outcome resolve(Map<TopicPartition, Request> requests, Map<TopicPartition, Long> reportTimes, PolicyOffsets.Lookup lookups) {
+    /** Runs on the executor: classification, then the look-ups the decisions need (by_duration; all kinds when prefetching). */
+    private Outcome resolve(Map<TopicPartition, Request> requests, Map<TopicPartition, Long> reportTimes, PolicyOffsets.Lookup lookups,
+                            boolean prefetch) {
         Map<TopicPartition, PartitionClassification> classes;
         try {
             classes = classify(requests);
@@ -429,23 +510,38 @@ public final class OffsetResetHandler {
                 decisions.put(tp, new Decision(p.base(), "pre-existing", r.why() + "; pre-existing: " + c.reason()));
             }
         });
-        Map<TopicPartition, ResetPolicy> toResolve = new HashMap<>();
+        // earliest and latest are handed to the consumer's own reset (see apply): only by_duration needs a look-up here.
+        Map<TopicPartition, Long> targets = new HashMap<>();
         decisions.forEach((tp, d) -> {
-            if (d.policy().kind() != ResetPolicy.Kind.NONE) {
-                toResolve.put(tp, d.policy());
+            if (d.policy().kind() == ResetPolicy.Kind.BY_DURATION) {
+                targets.put(tp, reportTimes.get(tp) - d.policy().duration().toMillis());
             }
         });
-        try {
-            Map<TopicPartition, Long> found = PolicyOffsets.resolve(toResolve,
-                    tp -> reportTimes.get(tp) - toResolve.get(tp).duration().toMillis(), lookups);
-            return new Outcome(found, decisions);
-        } catch (RuntimeException ex) {
-            if (!retriable(ex)) {
-                throw ex;
-            }
-            log.debug("Offset look-up for {} failed ({}); retried on the next report", toResolve.keySet(), ex.toString());
-            return new Outcome(Map.of(), decisions);
+        Map<TopicPartition, OptionalLong> offsets = new HashMap<>(PolicyOffsets.byDuration(targets, lookups));
+        if (prefetch) {
+            offsets.putAll(prefetched(decisions, lookups));
         }
+        return new Outcome(offsets, decisions);
+    }
+
+    /** The {@code earliest}/{@code latest} offsets of a resolution started at the assignment; none where the look-up fails. */
+    private static Map<TopicPartition, OptionalLong> prefetched(Map<TopicPartition, Decision> decisions, PolicyOffsets.Lookup lookups) {
+        Map<TopicPartition, ResetPolicy> policies = new HashMap<>();
+        decisions.forEach((tp, d) -> {
+            if (d.policy().kind() == ResetPolicy.Kind.EARLIEST || d.policy().kind() == ResetPolicy.Kind.LATEST) {
+                policies.put(tp, d.policy());
+            }
+        });
+        Map<TopicPartition, OptionalLong> out = new HashMap<>();
+        if (policies.isEmpty()) {
+            return out;
+        }
+        try {
+            PolicyOffsets.resolve(policies, tp -> 0L, lookups).forEach((tp, o) -> out.put(tp, OptionalLong.of(o)));
+        } catch (RuntimeException e) {
+            log.debug("Looking up {} ahead of the report failed ({}); Kafka's own reset positions them", policies.keySet(), e.toString());
+        }
+        return out;
     }
 
     private Map<TopicPartition, PartitionClassification> classify(Map<TopicPartition, Request> requests) {
@@ -477,31 +573,53 @@ public final class OffsetResetHandler {
         return out;
     }
 
+    /**
+     * Positions {@code tp} by its decision. {@code earliest} and {@code latest} go to the
+     * consumer's own reset ({@code seekToBeginning}/{@code seekToEnd}): Kafka looks the offset up
+     * for that partition alone, retries it with its own back-off while the leader is unavailable,
+     * and fetches every other partition meanwhile, as it does with {@code auto.offset.reset}.
+     */
     private void apply(Consumer<?, ?> consumer, TopicPartition tp, Outcome outcome, Set<TopicPartition> none) {
         Decision d = outcome.decisions().get(tp);
-        Long offset = outcome.offsets().get(tp);
-        if (offset != null) {
-            consumer.seek(tp, offset);
-            seeks++;
-            positioned.add(tp);
-            firstReportMs.remove(tp);
-            metrics.recordReset(d.policy().kind().name().toLowerCase(Locale.ROOT), d.classification());
-            log.info("Reset {} to offset {} by policy {} ({})", tp, offset, d.policy(), d.why());
-        } else if (d != null && d.policy().kind() == ResetPolicy.Kind.NONE) {
+        OptionalLong found = outcome.offsets().get(tp);
+        ResetPolicy.Kind kind = d == null ? null : d.policy().kind();
+        if (found != null && found.isEmpty()) {
+            kind = ResetPolicy.Kind.LATEST; // by_duration where no record is that recent: the end, as Kafka's own reset
+        }
+        if (found != null && found.isPresent()) {
+            consumer.seek(tp, found.getAsLong());
+            positionedBy(tp, d);
+            log.info("Reset {} to offset {} by policy {} ({})", tp, found.getAsLong(), d.policy(), d.why());
+        } else if (kind == ResetPolicy.Kind.EARLIEST || kind == ResetPolicy.Kind.LATEST) {
+            if (kind == ResetPolicy.Kind.EARLIEST) {
+                consumer.seekToBeginning(List.of(tp));
+            } else {
+                consumer.seekToEnd(List.of(tp));
+            }
+            positionedBy(tp, d);
+            log.info("Reset {} to the {} by policy {} ({})", tp, kind == ResetPolicy.Kind.EARLIEST ? "log start" : "log end",
+                    d.policy(), d.why());
+        } else if (kind == ResetPolicy.Kind.NONE) {
             decidedNone.add(tp);
             none.add(tp);
             log.info("Not resetting {}: policy none ({})", tp, d.why());
+        } else {
+            // Classification or look-up failed (retriable): the partition waits out a back-off, alone.
+            long wait = retries.failed(tp, time.milliseconds());
+            log.debug("Resolving {} failed; retried in {} ms", tp, wait);
         }
-        // otherwise the look-up failed and will be retried: the partition stays unpositioned
+    }
+
+    private void positionedBy(TopicPartition tp, Decision d) {
+        seeks++;
+        positioned.add(tp);
+        firstReportMs.remove(tp);
+        retries.forget(tp);
+        metrics.recordReset(d.policy().kind().name().toLowerCase(Locale.ROOT), d.classification());
     }
 
     private static boolean retriable(Throwable ex) {
-        for (Throwable t = ex; t != null; t = t.getCause()) {
-            if (t instanceof RetriableException) {
-                return true;
-            }
-        }
-        return false;
+        return PolicyOffsets.retriable(ex);
     }
 
     private static RuntimeException unwrap(Exception ex) {
@@ -525,7 +643,7 @@ public final class OffsetResetHandler {
     private record Decision(ResetPolicy policy, String classification, String why) {
     }
 
-    private record Outcome(Map<TopicPartition, Long> offsets, Map<TopicPartition, Decision> decisions) {
+    private record Outcome(Map<TopicPartition, OptionalLong> offsets, Map<TopicPartition, Decision> decisions) {
     }
 
     private static final class Job {

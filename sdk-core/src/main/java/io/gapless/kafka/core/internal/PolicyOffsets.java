@@ -4,12 +4,14 @@ import io.gapless.kafka.core.ResetPolicy;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.function.ToLongFunction;
 
 /** Turns reset policies into offsets, the way Kafka's consumer does: one batched look-up per kind. */
@@ -86,5 +88,60 @@ public final class PolicyOffsets {
             offsets.putAll(lookup.endOffsets(latest));
         }
         return offsets;
+    }
+
+    /**
+     * The first offset at or after each partition's target time; empty where no record is that
+     * recent (the log end applies). Each partition is found independently: when the batched
+     * look-up fails retriably (one leader unavailable), every partition is looked up alone and
+     * those that still fail are left out, to be retried; the others are found.
+     *
+     * @throws RuntimeException a non-retriable failure of the look-up
+     */
+    public static Map<TopicPartition, OptionalLong> byDuration(Map<TopicPartition, Long> targets, Lookup lookup) {
+        Map<TopicPartition, OptionalLong> out = new HashMap<>();
+        if (targets.isEmpty()) {
+            return out;
+        }
+        try {
+            collect(lookup.offsetsForTimes(targets), targets.keySet(), out);
+        } catch (RuntimeException batch) {
+            if (!retriable(batch) || targets.size() == 1) {
+                rethrowUnlessRetriable(batch);
+                return out;
+            }
+            targets.forEach((tp, time) -> {
+                try {
+                    collect(lookup.offsetsForTimes(Map.of(tp, time)), List.of(tp), out);
+                } catch (RuntimeException alone) {
+                    rethrowUnlessRetriable(alone);
+                }
+            });
+        }
+        return out;
+    }
+
+    private static void collect(Map<TopicPartition, OffsetAndTimestamp> found, Collection<TopicPartition> asked,
+                                Map<TopicPartition, OptionalLong> out) {
+        asked.forEach(tp -> {
+            OffsetAndTimestamp o = found.get(tp);
+            out.put(tp, o == null ? OptionalLong.empty() : OptionalLong.of(o.offset()));
+        });
+    }
+
+    private static void rethrowUnlessRetriable(RuntimeException e) {
+        if (!retriable(e)) {
+            throw e;
+        }
+    }
+
+    /** Whether {@code ex} or one of its causes is one of Kafka's {@link RetriableException}s. */
+    static boolean retriable(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause()) {
+            if (t instanceof RetriableException) {
+                return true;
+            }
+        }
+        return false;
     }
 }

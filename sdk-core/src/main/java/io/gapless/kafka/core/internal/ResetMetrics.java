@@ -42,6 +42,9 @@ public final class ResetMetrics implements AutoCloseable {
             "reads of the group baseline topic", CLIENT);
     static final List<MetricDefinition> BASELINE_WRITES = MetricDefinition.counter("baseline-writes", GROUP, JMX_DOMAIN,
             "writes to the group baseline topic", CLIENT);
+    static final List<MetricDefinition> BASELINE_FAILURES = MetricDefinition.counter("baseline-failures", GROUP, JMX_DOMAIN,
+            "failed recordings of assigned topics in the group baseline (logged at WARN; only partitions that need a decision wait)",
+            CLIENT);
     static final MetricDefinition CLASSIFICATION_TIME_AVG = new MetricDefinition("classification-time-avg", GROUP, JMX_DOMAIN,
             MetricDefinition.Type.AVG, "The average time in ms to classify partitions without a usable offset", CLIENT);
     static final MetricDefinition CLASSIFICATION_TIME_MAX = new MetricDefinition("classification-time-max", GROUP, JMX_DOMAIN,
@@ -56,6 +59,7 @@ public final class ResetMetrics implements AutoCloseable {
         all.addAll(RESETS);
         all.addAll(BASELINE_READS);
         all.addAll(BASELINE_WRITES);
+        all.addAll(BASELINE_FAILURES);
         all.add(CLASSIFICATION_TIME_AVG);
         all.add(CLASSIFICATION_TIME_MAX);
         DEFINITIONS = List.copyOf(all);
@@ -66,6 +70,7 @@ public final class ResetMetrics implements AutoCloseable {
     private final Map<String, Sensor> resetSensors = new ConcurrentHashMap<>();
     private final Sensor baselineReads;
     private final Sensor baselineWrites;
+    private final Sensor baselineFailures;
     private final Sensor classificationTime;
 
     public ResetMetrics(String clientId, ModeDecision.Kind mode) {
@@ -74,6 +79,7 @@ public final class ResetMetrics implements AutoCloseable {
         metrics.addMetric(NEW_PARTITIONS_MODE.in(metrics, tags), (Measurable) (c, now) -> mode.ordinal());
         baselineReads = counted("baseline-reads", BASELINE_READS, tags);
         baselineWrites = counted("baseline-writes", BASELINE_WRITES, tags);
+        baselineFailures = counted("baseline-failures", BASELINE_FAILURES, tags);
         classificationTime = metrics.sensor("classification-time");
         classificationTime.add(CLASSIFICATION_TIME_AVG.in(metrics, tags), new Avg());
         classificationTime.add(CLASSIFICATION_TIME_MAX.in(metrics, tags), new Max());
@@ -102,6 +108,10 @@ public final class ResetMetrics implements AutoCloseable {
 
     public void recordBaselineWrite() {
         baselineWrites.record();
+    }
+
+    public void recordBaselineFailure() {
+        baselineFailures.record();
     }
 
     public void recordClassificationTime(long millis) {

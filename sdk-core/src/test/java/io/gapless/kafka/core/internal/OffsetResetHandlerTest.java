@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The decision table of DESIGN.md section 1, on Kafka's MockConsumer (pure logic, no broker). */
+/** The positioning rules of {@link OffsetResetHandler}'s javadoc, on Kafka's MockConsumer (pure logic, no broker). */
 class OffsetResetHandlerTest {
     private static final TopicPartition OLD0 = new TopicPartition("t", 0);
     private static final TopicPartition OLD1 = new TopicPartition("t", 1);
@@ -156,6 +156,34 @@ class OffsetResetHandlerTest {
         assertEquals(firstTarget, consumer.lastTimestampAsked, "the retry asks for the same target");
         assertEquals(time.milliseconds() - 60_000 - Duration.ofMinutes(10).toMillis(), firstTarget);
         assertEquals(17L, consumer.position(NEW2));
+    }
+
+    /**
+     * One report, two partitions: the new one's by_duration look-up times out, the pre-existing
+     * one takes latest. The failure keeps only its own partition unpositioned (issue 23: it used
+     * to fail the batch), and the other goes to the consumer's own reset.
+     */
+    @Test
+    void aFailedLookUpKeepsOnlyItsOwnPartitionUnpositioned() {
+        OffsetResetHandler h = handler(ResetPolicy.LATEST, ResetPolicy.byDuration(Duration.ofMinutes(10)), newFromTwo,
+                BaselineUnavailablePolicy.FAIL);
+        consumer.failOffsetsForTimes = true;
+        h.handle(consumer, new NoOffsetForPartitionException(List.of(OLD0, NEW2)), Duration.ZERO);
+        assertEquals(100L, consumer.position(OLD0), "positioned by latest although NEW2's look-up failed");
+        assertEquals(0, consumer.seeks.getOrDefault(NEW2, 0), "NEW2 waits for a retry");
+        assertTrue(h.positioned(List.of(OLD0)));
+        assertFalse(h.positioned(List.of(OLD0, NEW2)), "judged per partition: NEW2 is not positioned");
+    }
+
+    /** A caller's seekToBeginning makes no later out-of-range report stale (issue 23 finding 2). */
+    @Test
+    void outOfRangeAfterTheCallersSeekToBeginningIsActedOn() {
+        OffsetResetHandler h = handler(ResetPolicy.EARLIEST, ResetPolicy.LATEST, newFromTwo, BaselineUnavailablePolicy.FAIL);
+        consumer.seekToBeginning(List.of(OLD0));
+        h.positionedByCaller(List.of(OLD0), OffsetResetHandler.UNKNOWN_OFFSET);
+        consumer.seek(OLD0, 2L); // below the log start (5): what a deleteRecords past the position leaves
+        h.handle(consumer, new OffsetOutOfRangeException(Map.of(OLD0, 2L)), Duration.ZERO);
+        assertEquals(5L, consumer.position(OLD0), "reset by the base policy (earliest), not dropped as stale");
     }
 
     @Test

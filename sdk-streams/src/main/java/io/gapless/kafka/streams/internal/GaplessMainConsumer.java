@@ -10,6 +10,8 @@ import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Timer;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -25,6 +27,9 @@ import java.util.regex.Pattern;
  * subscriptions wrap Streams' rebalance listener, everything else is forwarded unchanged.
  */
 public final class GaplessMainConsumer extends ForwardingConsumer<byte[], byte[]> {
+    /** KafkaConsumer's own default for {@code close()} without a timeout. */
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
     private final Consumer<byte[], byte[]> delegate;
     private final SourceResetEmulation emulation;
 
@@ -139,12 +144,15 @@ public final class GaplessMainConsumer extends ForwardingConsumer<byte[], byte[]
         return emulation.metrics(delegate.metrics());
     }
 
+    /** Like Kafka's {@code close()}: within 30 seconds, the SDK's baseline clients included. */
     @Override
     public void close() {
+        Timer timer = Time.SYSTEM.timer(CLOSE_TIMEOUT.toMillis());
         try {
             delegate.close();
         } finally {
-            emulation.close();
+            timer.update();
+            emulation.close(Duration.ofMillis(timer.remainingMs()));
         }
     }
 
@@ -152,19 +160,24 @@ public final class GaplessMainConsumer extends ForwardingConsumer<byte[], byte[]
     @Deprecated
     @SuppressWarnings("deprecation")
     public void close(Duration timeout) {
+        Timer timer = Time.SYSTEM.timer(timeout.toMillis());
         try {
             delegate.close(timeout);
         } finally {
-            emulation.close(timeout);
+            timer.update();
+            emulation.close(Duration.ofMillis(timer.remainingMs()));
         }
     }
 
+    /** Within the option's timeout (Kafka's 30 s without one), the SDK's baseline clients included. */
     @Override
     public void close(CloseOptions option) {
+        Timer timer = Time.SYSTEM.timer(option.timeout().orElse(CLOSE_TIMEOUT).toMillis());
         try {
             delegate.close(option);
         } finally {
-            emulation.close();
+            timer.update();
+            emulation.close(Duration.ofMillis(timer.remainingMs()));
         }
     }
 }

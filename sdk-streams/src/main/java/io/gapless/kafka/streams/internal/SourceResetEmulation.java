@@ -82,7 +82,7 @@ public final class SourceResetEmulation implements AutoCloseable {
             this.classifier = new GroupBaselineClassifier(store);
             this.worker = new BaselineWorker("gapless-baseline-" + client);
             this.handler = new OffsetResetHandler(plan, () -> classifier, store, worker, plan.unavailablePolicy(), metrics, Time.SYSTEM);
-            this.session = new BaselineSession(classifier, worker, plan.unavailablePolicy(), client);
+            this.session = new BaselineSession(classifier, worker, client, metrics::recordBaselineFailure);
         } else {
             // Base and new-partitions policies agree everywhere: no baseline, the consumer's own look-ups.
             this.classifier = null;
@@ -105,7 +105,6 @@ public final class SourceResetEmulation implements AutoCloseable {
     public <K, V> ConsumerRecords<K, V> poll(Consumer<K, V> delegate, Duration timeout) {
         Timer timer = Time.SYSTEM.timer(timeout.toMillis());
         if (session != null) {
-            throwAsyncFailure();
             session.maybeCheckProgress();
         }
         registerAssigned(delegate.assignment());
@@ -176,7 +175,9 @@ public final class SourceResetEmulation implements AutoCloseable {
         log.info("Kafka Streams asks to reset {} of application {} (a revived task's partitions without a committed offset):"
                 + " positioning them by the SDK's policies", mine, group);
         handler.forget(mine);
-        if (!resolve(delegate, new NoOffsetForPartitionException(mine), defaultApiTimeout())) {
+        resolve(delegate, new NoOffsetForPartitionException(mine), defaultApiTimeout());
+        // Per partition: another partition positioned in the same call says nothing about these (input lost otherwise).
+        if (!handler.positioned(mine)) {
             throw new TimeoutException("Could not position " + mine + " of application " + group + " within "
                     + defaultApiTimeout().toMillis() + " ms (" + ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG + ")");
         }
@@ -282,22 +283,6 @@ public final class SourceResetEmulation implements AutoCloseable {
         session.register(partitions.stream().map(TopicPartition::topic)
                 .filter(t -> plan.policiesFor(t).filter(p -> p.newPartitions().isPresent()).isPresent())
                 .collect(Collectors.toSet()));
-    }
-
-    /**
-     * A registration that failed on the worker under {@code gapless.baseline.unavailable=fail}
-     * fails the thread, unless it only timed out: then the stream thread goes on and classification
-     * registers the topics when it needs them.
-     */
-    private void throwAsyncFailure() {
-        try {
-            session.throwAsyncFailure();
-        } catch (BaselineUnavailableException e) {
-            if (!causedByTimeout(e)) {
-                throw e;
-            }
-            log.warn("Could not record source topics of application {} in the group baseline in time: {}", group, e.getMessage());
-        }
     }
 
     /** The delegate's metrics plus the SDK's reset metrics. */

@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SourceResetEmulationTest {
     private static final TopicPartition ORDERS = new TopicPartition("orders", 0);
     private static final TopicPartition STRICT = new TopicPartition("strict", 0);
+    private static final TopicPartition RECENT = new TopicPartition("recent", 0);
     private static final TopicPartition REPARTITION = new TopicPartition("app-rekey-repartition", 0);
     private static final Map<String, Object> CONFIG = Map.of(ConsumerConfig.GROUP_ID_CONFIG, "app",
             ConsumerConfig.CLIENT_ID_CONFIG, "app-StreamThread-1-consumer", ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "1234");
@@ -37,6 +38,7 @@ class SourceResetEmulationTest {
         SourcePolicies sources = new SourcePolicies();
         sources.recordTopics(List.of("orders"), NewPartitionsReset.latest());
         sources.recordTopics(List.of("strict"), AutoOffsetReset.none());
+        sources.recordTopics(List.of("recent"), AutoOffsetReset.byDuration(Duration.ofMinutes(5)));
         return ResetPlan.builder().applicationId("app").sources(sources).globalBase(ResetPolicy.LATEST)
                 .globalNewPartitions(Optional.empty()).baselineTopic(BaselineTopic.of(null, BaselineTopic.PREFIX_DEFAULT, "app")).build();
     }
@@ -88,18 +90,46 @@ class SourceResetEmulationTest {
         }
     }
 
-    /** On task recovery a time-out is a TimeoutException: Kafka Streams then retries the task's initialization. */
+    /**
+     * On task recovery a time-out of the SDK's own look-up (by_duration) is a TimeoutException:
+     * Kafka Streams then retries the task's initialization. Judged per partition: another source
+     * partition positioned in the same call does not make the reset look done.
+     */
     @Test
-    void aTimeOutDuringStreamsOwnResetIsATimeoutException() {
+    void aTimeOutDuringStreamsOwnResetIsATimeoutExceptionForThatPartition() {
         MockConsumer<byte[], byte[]> mock = new MockConsumer<>(AutoOffsetResetStrategy.NONE.name()) {
             @Override
-            public synchronized Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
+            public synchronized Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndTimestamp> offsetsForTimes(
+                    Map<TopicPartition, Long> timestampsToSearch) {
                 throw new TimeoutException("slow broker");
             }
         };
-        mock.assign(List.of(ORDERS));
+        mock.assign(List.of(ORDERS, RECENT));
+        mock.updateEndOffsets(Map.of(ORDERS, 9L, RECENT, 9L));
+        mock.seek(RECENT, 4L); // the revived task's stale position
         try (SourceResetEmulation emulation = new SourceResetEmulation(plan(), CONFIG)) {
-            assertThrows(TimeoutException.class, () -> emulation.resetRequestedByStreams(mock, List.of(ORDERS), p -> { }));
+            assertThrows(TimeoutException.class, () -> emulation.resetRequestedByStreams(mock, List.of(ORDERS, RECENT), p -> { }));
+            assertEquals(9L, mock.position(ORDERS), "the partition that could be positioned is");
+        }
+    }
+
+    /**
+     * latest and earliest go to the consumer's own reset, as plain Kafka Streams' seekToEnd does:
+     * a slow broker delays that partition's position in the consumer, nothing else.
+     */
+    @Test
+    void streamsOwnResetHandsEarliestAndLatestToTheConsumer() {
+        MockConsumer<byte[], byte[]> mock = new MockConsumer<>(AutoOffsetResetStrategy.NONE.name()) {
+            @Override
+            public synchronized Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
+                throw new TimeoutException("the SDK must not look this up itself");
+            }
+        };
+        mock.assign(List.of(ORDERS));
+        mock.updateEndOffsets(Map.of(ORDERS, 9L));
+        try (SourceResetEmulation emulation = new SourceResetEmulation(plan(), CONFIG)) {
+            emulation.resetRequestedByStreams(mock, List.of(ORDERS), p -> { });
+            assertEquals(9L, mock.position(ORDERS));
         }
     }
 

@@ -105,6 +105,10 @@ public sealed interface BaselineRecord permits BaselineRecord.GroupStarted, Base
             } else if (record instanceof TopicRegistered t) {
                 out.writeUTF(t.topic());
                 out.writeUTF(t.topicId().toString());
+            } else if (record instanceof GroupReset r) {
+                // One key per next incarnation: a retried or concurrent reset never shares a key with another value,
+                // so compaction cannot replace the reset that won by log order with one that lost.
+                out.writeUTF(r.next());
             }
             out.writeUTF(record.writerId());
         });

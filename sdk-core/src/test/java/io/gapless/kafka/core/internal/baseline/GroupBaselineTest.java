@@ -38,6 +38,18 @@ class GroupBaselineTest {
         assertArrayEquals(a, BaselineRecord.key(new BaselineRecord.GroupStarted("g", "writer-a", "", false, 0)));
     }
 
+    /**
+     * A reset retried by one writer (a timed-out append sent again with a new value) gets a key of
+     * its own: compaction keeps each, and the fold's log order picks the winner.
+     */
+    @Test
+    void groupResetKeysCarryTheIncarnationTheyStart() {
+        byte[] first = BaselineRecord.key(new BaselineRecord.GroupReset("g", "writer-a", "", "next-1", "deleted"));
+        byte[] retried = BaselineRecord.key(new BaselineRecord.GroupReset("g", "writer-a", "", "next-2", "deleted"));
+        assertFalse(java.util.Arrays.equals(first, retried), "two next incarnations under one key: compaction may keep the loser");
+        assertArrayEquals(first, BaselineRecord.key(new BaselineRecord.GroupReset("g", "writer-a", "", "next-1", "deleted")));
+    }
+
     @Test
     void theFirstRecordOfEachKindWins() {
         GroupBaseline b = new GroupBaseline("g");
