@@ -65,10 +65,14 @@ import java.util.stream.Collectors;
  * (every released broker) the SDK runs the inner {@link KafkaConsumer} with
  * {@code auto.offset.reset=none}, catches its {@link InvalidOffsetException}s in {@link #poll} and
  * {@link #position}, classifies the partitions against the group's durable baseline (see
- * {@link GaplessConsumerConfig#BASELINE_TOPIC_PREFIX_CONFIG}), seeks them and retries within the caller's
- * timeout: classification and offset look-ups run on one background thread, so no call blocks
- * beyond its timeout. Every reset is logged at INFO and counted in {@link #metrics()}. Without
- * {@code auto.offset.reset.new.partitions} the class is a plain pass-through.
+ * {@link GaplessConsumerConfig#BASELINE_TOPIC_PREFIX_CONFIG}) and positions each by its policy:
+ * {@code earliest} and {@code latest} through Kafka's own reset of that partition, so a partition
+ * whose leader is down waits alone while the others are fetched, as with {@code KafkaConsumer}.
+ * Classification and the SDK's own look-ups run on one background thread, so no call blocks
+ * beyond its timeout, and the baseline is consulted only where a decision depends on it: a member
+ * whose partitions all have committed offsets never fails because of it. Every reset is logged at
+ * INFO and counted in {@link #metrics()}. Without {@code auto.offset.reset.new.partitions} the
+ * class is a plain pass-through.
  *
  * <p>Like {@code KafkaConsumer}, an instance is not safe for use by several threads, except
  * {@link #wakeup()}.
