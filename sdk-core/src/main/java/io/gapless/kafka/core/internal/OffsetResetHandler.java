@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.Timer;
 import org.slf4j.Logger;
@@ -559,7 +560,7 @@ public final class OffsetResetHandler {
         }
         long start = time.milliseconds();
         try {
-            out.putAll(classifier.get().classify(needed));
+            out.putAll(classifyByTopic(needed));
         } catch (BaselineUnavailableException ex) {
             if (unavailablePolicy == BaselineUnavailablePolicy.FAIL) {
                 throw ex;
@@ -571,6 +572,33 @@ public final class OffsetResetHandler {
             metrics.recordClassificationTime(time.milliseconds() - start);
         }
         return out;
+    }
+
+    /**
+     * Classifies {@code needed}; when a topic cannot be described (the classifier's
+     * {@link UnknownTopicOrPartitionException}), topic by topic, so that one missing topic never
+     * fails its neighbours. A topic not found counts as new for the group: it was deleted while
+     * assigned (Kafka's own reset then waits for it until the partition is revoked) or created
+     * after the metadata the group's start was observed from.
+     */
+    private Map<TopicPartition, PartitionClassification> classifyByTopic(List<TopicPartition> needed) {
+        PartitionClassifier c = classifier.get();
+        try {
+            return c.classify(needed);
+        } catch (UnknownTopicOrPartitionException someMissing) {
+            Map<String, List<TopicPartition>> byTopic = new LinkedHashMap<>();
+            needed.forEach(tp -> byTopic.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(tp));
+            Map<TopicPartition, PartitionClassification> out = new HashMap<>();
+            byTopic.forEach((topic, partitions) -> {
+                try {
+                    out.putAll(c.classify(partitions));
+                } catch (UnknownTopicOrPartitionException missing) {
+                    partitions.forEach(tp -> out.put(tp, new PartitionClassification(tp, true, "topic " + topic
+                            + " not found (deleted while assigned, or created since): not a topic the group started with")));
+                }
+            });
+            return out;
+        }
     }
 
     /**

@@ -175,6 +175,31 @@ class OffsetResetHandlerTest {
         assertFalse(h.positioned(List.of(OLD0, NEW2)), "judged per partition: NEW2 is not positioned");
     }
 
+    /**
+     * One report, two topics, one of them deleted meanwhile (a regex subscription): classification
+     * used to fail for the batch; now the other topic is positioned and the missing one counts as
+     * new (issue 23 finding 1).
+     */
+    @Test
+    void aTopicThatCannotBeDescribedDoesNotFailItsNeighbours() {
+        TopicPartition gone = new TopicPartition("gone", 0);
+        consumer.assign(List.of(OLD0, gone));
+        consumer.updateBeginningOffsets(Map.of(gone, 0L));
+        consumer.updateEndOffsets(Map.of(gone, 3L));
+        PartitionClassifier goneIsMissing = partitions -> {
+            if (partitions.stream().anyMatch(tp -> tp.topic().equals("gone"))) {
+                throw new org.apache.kafka.common.errors.UnknownTopicOrPartitionException("topic gone does not exist");
+            }
+            return newFromTwo.classify(partitions);
+        };
+        TopicResetPolicies p = new TopicResetPolicies(ResetPolicy.LATEST, Optional.of(ResetPolicy.EARLIEST));
+        OffsetResetHandler h = new OffsetResetHandler(topic -> Optional.of(p), () -> goneIsMissing, BaselineUnavailablePolicy.FAIL,
+                metrics, time);
+        h.handle(consumer, new NoOffsetForPartitionException(List.of(OLD0, gone)), Duration.ZERO);
+        assertEquals(100L, consumer.position(OLD0), "pre-existing: latest, although the other topic is gone");
+        assertEquals(0L, consumer.position(gone), "not found: new, earliest");
+    }
+
     /** A caller's seekToBeginning makes no later out-of-range report stale (issue 23 finding 2). */
     @Test
     void outOfRangeAfterTheCallersSeekToBeginningIsActedOn() {

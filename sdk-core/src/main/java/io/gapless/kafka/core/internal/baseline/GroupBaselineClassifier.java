@@ -144,11 +144,9 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         for (TopicPartition tp : partitions) {
             TopicDescription d = described.get(tp.topic());
             if (d == null) {
-                // Not found: deleted while assigned, or created after the metadata read here; the group's start
-                // saw neither as it is now, so it is new for the group either way. Never fails the other topics.
-                out.put(tp, new PartitionClassification(tp, true, "topic " + tp.topic() + " not found (deleted while assigned,"
-                        + " or created too recently to be described): not the topic the group started with"));
-                continue;
+                // Retriable, as for Kafka's own reset: the topic may appear (metadata lag) or be gone (deleted while assigned).
+                throw new org.apache.kafka.common.errors.UnknownTopicOrPartitionException("Cannot classify " + tp + " for group "
+                        + store.group() + ": topic " + tp.topic() + " does not exist");
             }
             out.put(tp, classify(tp, d.topicId(), baseline));
         }
