@@ -1,17 +1,15 @@
 package io.gapless.kafka.examples.spring;
 
 import io.gapless.kafka.spring.GaplessKafkaConsumerFactory;
-import io.gapless.kafka.spring.GaplessShareConsumerFactory;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.kafka.annotation.EnableKafka;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
-import org.springframework.kafka.config.ShareKafkaListenerContainerFactory;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
-import org.springframework.kafka.listener.ContainerProperties;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -19,10 +17,12 @@ import java.util.Map;
 /**
  * The demo application's Spring Kafka set-up: one container factory on Spring's own consumer
  * factory, one on the Gapless factory (the only difference: the factory class and one setting),
- * and a share container factory whose consumers take part in producer transactions.
+ * and the payments enricher ({@link PaymentsConfiguration}), whose share consumers take part in
+ * producer transactions.
  */
 @Configuration
 @EnableKafka
+@Import(PaymentsConfiguration.class)
 public class DemoConfiguration {
 
     @Value("${demo.bootstrap-servers}")
@@ -62,45 +62,9 @@ public class DemoConfiguration {
         return factory;
     }
 
-    /** Share consumers whose acknowledgements commit with a producer transaction (KIP-1289). */
-    @Bean
-    public GaplessShareConsumerFactory<String, String> transactionalShareConsumerFactory(TransactionalProducers producers) {
-        Map<String, Object> props = new HashMap<>();
-        props.put("bootstrap.servers", bootstrapServers);
-        props.put("key.deserializer", StringDeserializer.class);
-        props.put("value.deserializer", StringDeserializer.class);
-        props.put("share.acknowledgement.mode", "transactional");
-        GaplessShareConsumerFactory<String, String> factory = new GaplessShareConsumerFactory<>(props);
-        factory.addListener(producers);   // one producer per share consumer, closed with it
-        return factory;
-    }
-
-    /** The container only polls and dispatches: the listener's transactions settle the records, so IMPLICIT. */
-    @Bean
-    public ShareKafkaListenerContainerFactory<String, String> transactionalShareContainerFactory(
-            GaplessShareConsumerFactory<String, String> transactionalShareConsumerFactory) {
-        ShareKafkaListenerContainerFactory<String, String> factory =
-                new ShareKafkaListenerContainerFactory<>(transactionalShareConsumerFactory);
-        factory.getContainerProperties().setShareAckMode(ContainerProperties.ShareAckMode.IMPLICIT);
-        return factory;
-    }
-
-    @Bean
-    public TransactionalProducers transactionalProducers() {
-        Map<String, Object> props = new HashMap<>();
-        props.put("bootstrap.servers", bootstrapServers);
-        props.put("key.serializer", org.apache.kafka.common.serialization.StringSerializer.class);
-        props.put("value.serializer", org.apache.kafka.common.serialization.StringSerializer.class);
-        return new TransactionalProducers(props);
-    }
-
     @Bean
     public OrderListeners orderListeners() {
         return new OrderListeners();
     }
 
-    @Bean
-    public PaymentEnricher paymentEnricher(TransactionalProducers producers) {
-        return new PaymentEnricher(producers);
-    }
 }
