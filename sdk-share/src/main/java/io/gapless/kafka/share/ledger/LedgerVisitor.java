@@ -1,0 +1,17 @@
+package io.gapless.kafka.share.ledger;
+
+/**
+ * Receives a share group's ledger records one at a time, in log order, as
+ * {@link LedgerInspection#inspect(java.util.Map, LedgerSettings, String, java.time.Duration, LedgerVisitor)}
+ * reads them: nothing of the ledger is held for it, so a visitor that prints or counts inspects a
+ * ledger of any size in bounded memory.
+ *
+ * @since 0.1.0
+ */
+public interface LedgerVisitor {
+    /** One of the group's entries (with only the group's ranges). */
+    void entry(LedgerReport.Entry entry);
+
+    /** A snapshot (with only the group's watermarks and ranges); snapshots that say nothing of the group come too. */
+    void snapshot(LedgerReport.Snapshot snapshot);
+}
