@@ -41,8 +41,10 @@ import java.util.function.Supplier;
  * streams.start();
  * }</pre>
  *
- * <p>For each source-topic partition without a committed offset, a partition created after the
- * application (its {@code application.id}) first saw the topic follows the new-partitions policy;
+ * <p>For each source-topic partition without a committed offset, a partition that did not exist
+ * when the application's group (its {@code application.id}) started using the SDK (a snapshot of
+ * the cluster's topics taken then; a topic that existed then stays pre-existing when a topology
+ * upgrade first reads it) follows the new-partitions policy;
  * other partitions, and committed offsets out of range, follow the base policy. A source's own
  * policy ({@link NewPartitionsReset}, or a plain {@code AutoOffsetReset}) wins over the
  * application-wide settings; a plain {@code AutoOffsetReset} takes the application-wide

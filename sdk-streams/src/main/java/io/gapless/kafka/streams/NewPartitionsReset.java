@@ -10,8 +10,10 @@ import java.util.Optional;
 
 /**
  * An {@link AutoOffsetReset} that also carries KIP-1327's reset policy for newly expanded
- * partitions: partitions of a source topic created after the Streams application (its group,
- * the {@code application.id}) first saw the topic. The base policy of this object applies to every
+ * partitions: partitions that did not exist when the Streams application's group (its
+ * {@code application.id}) started using the SDK, which recorded a snapshot of the cluster's topics
+ * then (a topic created later, or partitions added later). A topic that existed then is
+ * pre-existing even when a topology upgrade reads it for the first time. The base policy of this object applies to every
  * other source-topic partition without a committed offset, and to committed offsets out of range.
  *
  * <pre>{@code
