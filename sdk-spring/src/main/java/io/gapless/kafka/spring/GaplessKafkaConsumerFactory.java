@@ -37,6 +37,13 @@ import java.util.function.Supplier;
  * with the id Spring gives them ({@code <bean name>.<client-id>}); that is why this factory keeps
  * its own listener list: Spring's own list is read only by the {@code KafkaConsumer} subclass it
  * would otherwise create.
+ *
+ * <p>Give a {@code KafkaTemplate} Spring's own factory for {@code receive}
+ * ({@code template.setConsumerFactory(new DefaultKafkaConsumerFactory<>(props))}): {@code receive}
+ * reads at an offset the caller names, so no reset policy plays a part, while each call on this
+ * factory would build a {@code GaplessConsumer} of the factory's group (a capability probe, helper
+ * clients) whose assignment starts that group's baseline, with the cluster as it is at that call,
+ * if the group has none yet.
  */
 public class GaplessKafkaConsumerFactory<K, V> extends DefaultKafkaConsumerFactory<K, V> {
 
