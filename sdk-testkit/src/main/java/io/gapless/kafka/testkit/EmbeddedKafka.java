@@ -509,7 +509,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         // An in-JVM broker's shutdown waits (up to 5 minutes) for a controller to approve it: bring back
         // controllers a test left stopped, then close broker-only nodes before the controllers.
         // Combined nodes close in parallel so that the quorum lasts until each has shut down.
-        nodes.stream().filter(n -> n.isController() && n.inThisJvm() && !n.isRunning()).forEach(ClusterNode::startQuietly);
+        // (Only while a broker still runs: a lone combined node would block in start-up waiting for its quorum.)
+        if (nodes.stream().anyMatch(n -> n.isBroker() && n.isRunning())) {
+            nodes.stream().filter(n -> n.isController() && n.inThisJvm() && !n.isRunning()).forEach(ClusterNode::startQuietly);
+        }
         closeInParallel(nodes.stream().filter(n -> !n.isController()).toList());
         closeInParallel(nodes.stream().filter(ClusterNode::isController).toList());
         if (baseDir != null) {
