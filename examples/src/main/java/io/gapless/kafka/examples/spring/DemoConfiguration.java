@@ -47,12 +47,14 @@ public class DemoConfiguration {
     }
 
     /** The Gapless factory: partitions added after the group started are read from their beginning. */
+    // tag::spring-consumer-factory[]
     @Bean
     public ConsumerFactory<String, String> gaplessConsumerFactory() {
         Map<String, Object> props = consumerProps();
         props.put("auto.offset.reset.new.partitions", "earliest");
         return new GaplessKafkaConsumerFactory<>(props);
     }
+    // end::spring-consumer-factory[]
 
     @Bean
     public ConcurrentKafkaListenerContainerFactory<String, String> kafkaListenerContainerFactory(
@@ -76,6 +78,7 @@ public class DemoConfiguration {
     }
 
     /** The container only polls and dispatches: the listener's transactions settle the records, so IMPLICIT. */
+    // tag::spring-share-container[]
     @Bean
     public ShareKafkaListenerContainerFactory<String, String> transactionalShareContainerFactory(
             GaplessShareConsumerFactory<String, String> transactionalShareConsumerFactory) {
@@ -84,6 +87,7 @@ public class DemoConfiguration {
         factory.getContainerProperties().setShareAckMode(ContainerProperties.ShareAckMode.IMPLICIT);
         return factory;
     }
+    // end::spring-share-container[]
 
     @Bean
     public TransactionalProducers transactionalProducers() {

@@ -28,6 +28,7 @@ public class PaymentEnricher {
         this.producers = producers;
     }
 
+    // tag::spring-share-listener[]
     @KafkaListener(id = "enricher", topics = INPUT, groupId = GROUP, concurrency = "2",
             containerFactory = "transactionalShareContainerFactory")
     public void enrich(ConsumerRecord<String, String> payment, ShareConsumer<String, String> consumer) {
@@ -47,4 +48,5 @@ public class PaymentEnricher {
             throw e;
         }
     }
+    // end::spring-share-listener[]
 }
