@@ -19,6 +19,8 @@ import java.util.Properties;
  * path decisions), connects like Kafka's tools ({@code --bootstrap-server},
  * {@code --command-config}) and exits as they do: 0 on success, 1 with the reason on stderr
  * otherwise (a usage error also prints the usage).
+ *
+ * @since 0.1.0
  */
 @Command(name = "gapless", mixinStandardHelpOptions = true, versionProvider = GaplessCli.Version.class,
         description = "Inspect and administer the state the Gapless SDK keeps in a Kafka cluster.",

@@ -2,7 +2,11 @@ package io.gapless.kafka.core;
 
 import java.util.Locale;
 
-/** What to do when the group baseline cannot be read or written: {@code gapless.baseline.unavailable}. */
+/**
+ * What to do when the group baseline cannot be read or written: {@code gapless.baseline.unavailable}.
+ *
+ * @since 0.1.0
+ */
 public enum BaselineUnavailablePolicy {
     /** Fail the poll with a {@link BaselineUnavailableException} (the default): nothing is skipped. */
     FAIL,

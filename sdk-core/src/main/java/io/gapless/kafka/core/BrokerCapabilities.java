@@ -17,6 +17,8 @@ import java.util.concurrent.TimeoutException;
  * What the broker (finalized feature levels from {@code Admin.describeFeatures}) and the
  * kafka-clients on the classpath support. The SDK probes once per client and picks, per feature,
  * the native path, its emulation, or a fast failure.
+ *
+ * @since 0.1.0
  */
 public final class BrokerCapabilities {
     /** KIP-1327 gates consumer-group classification on {@code group.version} 2 (GV_2). */

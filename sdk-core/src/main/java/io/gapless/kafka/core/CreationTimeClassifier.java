@@ -6,6 +6,8 @@ import org.apache.kafka.common.TopicPartition;
  * KIP-1327's server-side rule over two creation timestamps, with its conservative defaults: an
  * unknown group creation time ({@code -1}) counts as minus infinity, so any partition with a known
  * creation time is new; an unknown partition creation time counts as pre-existing.
+ *
+ * @since 0.1.0
  */
 public final class CreationTimeClassifier {
     /** The value KIP-1327 uses for an unknown timestamp. */

@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
  * A {@link Consumer} that forwards every call to the consumer {@link #delegate()} returns. The
  * SDK's consumer decorators extend it and override only the methods that carry a feature, so a
  * method Kafka adds to the interface is forwarded in one place.
+ *
+ * @since 0.1.0
  */
 public abstract class ForwardingConsumer<K, V> implements Consumer<K, V> {
 

@@ -17,6 +17,8 @@ import java.util.Properties;
  * The settings {@link GaplessConsumer} adds to Kafka's consumer configuration, validated with
  * Kafka's {@link ConfigDef}: a bad value fails construction with a {@link ConfigException} that
  * names the key and the value.
+ *
+ * @since 0.1.0
  */
 public final class GaplessConsumerConfig extends AbstractConfig {
 

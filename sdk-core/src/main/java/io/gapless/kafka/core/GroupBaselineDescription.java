@@ -22,6 +22,7 @@ import java.util.OptionalInt;
  * @param startOffsets         share-group partitions with a recorded start offset
  * @param legacyTopicEntries   format-1 per-topic entries (baselines written before snapshots existed)
  * @param activeMembers        members the consumer group has now ({@link GroupBaselines#forget} refuses while there are any)
+ * @since 0.1.0
  */
 public record GroupBaselineDescription(String groupId, String topic, boolean topicExists, OptionalInt partition, boolean started,
                                        String incarnation, Optional<Instant> startedAt, boolean adopted, OptionalInt snapshotTopics,

@@ -26,6 +26,8 @@ import java.util.OptionalInt;
  * }</pre>
  *
  * <p>Neither call creates the baseline topic: on a cluster without it a group simply has no baseline.
+ *
+ * @since 0.1.0
  */
 public final class GroupBaselines {
     private GroupBaselines() {

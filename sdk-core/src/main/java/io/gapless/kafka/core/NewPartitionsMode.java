@@ -2,7 +2,11 @@ package io.gapless.kafka.core;
 
 import java.util.Locale;
 
-/** How the SDK delivers {@code auto.offset.reset.new.partitions}: {@code gapless.new.partitions.mode}. */
+/**
+ * How the SDK delivers {@code auto.offset.reset.new.partitions}: {@code gapless.new.partitions.mode}.
+ *
+ * @since 0.1.0
+ */
 public enum NewPartitionsMode {
     /** Native where kafka-clients and the broker support KIP-1327, emulation otherwise. */
     AUTO,

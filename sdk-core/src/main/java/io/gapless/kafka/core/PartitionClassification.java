@@ -11,6 +11,7 @@ import java.util.Objects;
  * @param partition the partition classified
  * @param isNew     {@code true} when the partition was created after the group
  * @param reason    why, for example {@code "partition 3 >= 2 partitions recorded when the group first saw the topic"}
+ * @since 0.1.0
  */
 public record PartitionClassification(TopicPartition partition, boolean isNew, String reason) {
     public PartitionClassification {

@@ -10,6 +10,8 @@ import java.util.Map;
  * {@code partition.creationTime > group.creationTime}). Implementations: the broker's own
  * classification where it exists ({@link CreationTimeClassifier} over broker timestamps) and
  * the SDK's durable group baseline where it does not.
+ *
+ * @since 0.1.0
  */
 public interface PartitionClassifier {
 

@@ -9,6 +9,8 @@ import java.util.Objects;
  * One value of Kafka's {@code auto.offset.reset} value space: {@code earliest}, {@code latest},
  * {@code none} or {@code by_duration:<ISO-8601 duration>}. Immutable, with value equality;
  * {@link #toString()} prints the value as Kafka's configuration would spell it.
+ *
+ * @since 0.1.0
  */
 public final class ResetPolicy {
 

@@ -9,6 +9,8 @@ import org.apache.kafka.common.KafkaException;
  * before any client is created, instead of a {@code NoSuchMethodError} later. The message names the
  * release found, the one required and what the older release lacks; README's compatibility matrix
  * lists every entry point.
+ *
+ * @since 0.1.0
  */
 public class UnsupportedClientVersionException extends KafkaException {
     private static final long serialVersionUID = 1L;

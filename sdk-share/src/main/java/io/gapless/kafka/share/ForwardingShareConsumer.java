@@ -23,6 +23,8 @@ import java.util.Set;
  * like sdk-core's {@code ForwardingConsumer}. The SDK's share-consumer decorators extend it and
  * override only the methods that carry a feature, so a method Kafka adds to the interface is
  * forwarded in one place.
+ *
+ * @since 0.1.0
  */
 public abstract class ForwardingShareConsumer<K, V> implements ShareConsumer<K, V> {
 

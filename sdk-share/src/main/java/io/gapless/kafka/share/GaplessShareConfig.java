@@ -37,6 +37,8 @@ import java.util.Optional;
  *
  * <p>{@link TransactionalShareProducerConfig} defines the producer's keys; the KIP-1289 keys of
  * both are the same ({@link ShareTransactionConfigs}): set the same values on consumer and producer.
+ *
+ * @since 0.1.0
  */
 public final class GaplessShareConfig extends AbstractConfig {
 

@@ -37,6 +37,8 @@ import java.util.function.Supplier;
  * with the id Spring gives them ({@code <bean name>.<client-id>}); that is why this factory keeps
  * its own listener list: Spring's own list is read only by the {@code KafkaConsumer} subclass it
  * would otherwise create.
+ *
+ * @since 0.1.0
  */
 public class GaplessKafkaConsumerFactory<K, V> extends DefaultKafkaConsumerFactory<K, V> {
 

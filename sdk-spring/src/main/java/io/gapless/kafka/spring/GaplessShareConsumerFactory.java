@@ -36,6 +36,8 @@ import java.util.function.Supplier;
  * acknowledgement mode with {@code explicit}; this factory refuses that combination with an
  * {@link IllegalStateException} when the container starts, instead of silently dropping the
  * transactional mode.
+ *
+ * @since 0.1.0
  */
 public class GaplessShareConsumerFactory<K, V> extends DefaultShareConsumerFactory<K, V> {
 

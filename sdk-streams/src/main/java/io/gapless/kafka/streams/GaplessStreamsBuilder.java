@@ -43,6 +43,8 @@ import java.util.regex.Pattern;
  * {@code TopologyTestDriver} runs it unchanged (it pipes records into the topology and never resets
  * offsets, so reset policies play no part there). An invalid policy fails the call that adds the source
  * with a {@link org.apache.kafka.common.config.ConfigException} naming the topic.
+ *
+ * @since 0.1.0
  */
 public class GaplessStreamsBuilder extends StreamsBuilder {
 

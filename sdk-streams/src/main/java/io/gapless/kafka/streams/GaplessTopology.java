@@ -38,6 +38,8 @@ import java.util.regex.Pattern;
  * <p>An invalid policy ({@code none} as new-partitions policy, a nested new-partitions policy, a
  * new-partitions policy on a global store) fails the {@code add...} call with a
  * {@link org.apache.kafka.common.config.ConfigException} naming the topic.
+ *
+ * @since 0.1.0
  */
 @SuppressWarnings("deprecation")
 public class GaplessTopology extends Topology {

@@ -36,6 +36,8 @@ import java.util.Optional;
  * <p>Immutable. Equality includes the new-partitions policy; like {@code AutoOffsetReset} it also
  * compares classes, so {@code NewPartitionsReset.latest()} does not equal
  * {@code AutoOffsetReset.latest()}.
+ *
+ * @since 0.1.0
  */
 public class NewPartitionsReset extends AutoOffsetReset implements DeclaredResetPolicy {
 

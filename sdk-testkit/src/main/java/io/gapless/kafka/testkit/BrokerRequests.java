@@ -13,6 +13,8 @@ import java.util.TreeMap;
  * an external cluster. The difference of two counts over a loop, divided by its commits, is the
  * round trips per commit of that loop (every client of the loop counted, the SDK's own included).
  * Used by the benchmarks and by tests that bound the requests of a code path.
+ *
+ * @since 0.1.0
  */
 public final class BrokerRequests {
     private static final String PATTERN = "kafka.network:type=RequestMetrics,name=RequestsPerSec,*";

@@ -88,6 +88,8 @@ import java.util.stream.Collectors;
  * <p>{@link #external(String)} wraps a cluster that runs elsewhere (for example the one named by
  * {@code GAPLESS_BOOTSTRAP_SERVERS}) behind the same helper methods; closing it leaves that cluster
  * running.
+ *
+ * @since 0.1.0
  */
 public final class EmbeddedKafka implements AutoCloseable {
 

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * one cluster per test JVM, kept in the root extension store so that JUnit closes it at the end.
  * With {@code -Dgapless.testkit.backend=testcontainers} and no Docker engine (or no Testcontainers
  * on the classpath) it skips the tests, naming the reason.
+ *
+ * @since 0.1.0
  */
 public class EmbeddedKafkaExtension implements ParameterResolver, ExecutionCondition {
     private static final ExtensionContext.Namespace NAMESPACE =

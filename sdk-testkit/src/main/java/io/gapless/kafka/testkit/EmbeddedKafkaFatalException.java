@@ -5,6 +5,8 @@ import org.apache.kafka.common.KafkaException;
 /**
  * Thrown where an embedded broker would have halted or exited the JVM on a fatal fault. The test
  * (or demo) that owns the broker sees the failure instead of losing its whole JVM.
+ *
+ * @since 0.1.0
  */
 public class EmbeddedKafkaFatalException extends KafkaException {
     private static final long serialVersionUID = 1L;

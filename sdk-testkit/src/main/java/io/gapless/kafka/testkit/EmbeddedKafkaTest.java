@@ -14,6 +14,8 @@ import java.lang.annotation.Target;
  * test methods can declare an {@link EmbeddedKafka} parameter; every class in the same test JVM
  * shares one cluster (started on first use, stopped when the JVM's test run ends). When
  * {@value EmbeddedKafka#BOOTSTRAP_ENV} is set the tests use that external cluster instead.
+ *
+ * @since 0.1.0
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -13,6 +13,8 @@ import java.util.OptionalLong;
  * (each node in its own JVM); on nodes inside this JVM they throw
  * {@link UnsupportedOperationException}. Methods of one node are not meant to be called from
  * several threads at once.
+ *
+ * @since 0.1.0
  */
 public interface KafkaNode {
 

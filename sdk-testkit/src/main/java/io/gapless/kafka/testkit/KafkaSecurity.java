@@ -24,6 +24,8 @@ import java.util.Set;
  * are made at start-up with BouncyCastle, which sdk-testkit declares optional: add
  * {@code org.bouncycastle:bcpkix-jdk18on} to the test classpath to use {@link #ssl()} or
  * {@link #saslSsl()}.
+ *
+ * @since 0.1.0
  */
 public final class KafkaSecurity {
 

@@ -19,6 +19,8 @@ import java.util.function.Predicate;
 /**
  * Client settings and small loops that tests against an {@link EmbeddedKafka} keep needing:
  * String producers and consumers, and polling until a condition holds or a deadline passes.
+ *
+ * @since 0.1.0
  */
 public final class TestClients {
     private TestClients() {

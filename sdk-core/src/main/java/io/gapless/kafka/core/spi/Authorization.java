@@ -17,6 +17,8 @@ import java.util.Set;
  * both: this gives the caller Kafka's own exception type back (callers still catch
  * {@link TopicAuthorizationException} and the like), with a message that names the operation and
  * the resource, for example {@code Not authorized: Write on topic __gapless_baseline.orders}.
+ *
+ * @since 0.1.0
  */
 public final class Authorization {
     private static final String PREFIX = "Not authorized: ";

@@ -17,6 +17,7 @@ import java.util.Objects;
  *
  * @param name   the topic
  * @param shared whether other groups' baselines live in it too
+ * @since 0.1.0
  */
 public record BaselineTopic(String name, boolean shared) {
     /** The default prefix of per-group baseline topics. */

@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
  * instead of a {@code NoSuchMethodError} at some later call. The SDK is compiled against Kafka 4.4;
  * the minimums below are what the compatibility matrix (the {@code compat} module, README) found
  * by running the suites on each older release.
+ *
+ * @since 0.1.0
  */
 public final class ClientCompatibility {
     private static final Logger log = LoggerFactory.getLogger(ClientCompatibility.class);

@@ -18,6 +18,8 @@ import java.util.Optional;
  * own sequence). The decorator then pins it on the client it wraps, so that Kafka's metrics and
  * the SDK's carry the same {@code client-id} tag and the sequence advances once per consumer, as
  * without the SDK.
+ *
+ * @since 0.1.0
  */
 public final class ClientIds {
     private ClientIds() {

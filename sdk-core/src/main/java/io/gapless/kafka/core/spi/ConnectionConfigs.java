@@ -17,6 +17,8 @@ import java.util.Map;
  * copied to a client that does not speak SASL, TLS key material not to one without TLS).
  * {@code config.providers} and their settings are copied, so {@code ${file:...}} placeholders
  * resolve in the helpers as they do in the user's client.
+ *
+ * @since 0.1.0
  */
 public final class ConnectionConfigs {
     private static final String CONFIG_PROVIDERS_PREFIX = AbstractConfig.CONFIG_PROVIDERS_CONFIG + ".";

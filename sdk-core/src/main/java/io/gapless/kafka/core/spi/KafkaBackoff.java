@@ -9,6 +9,8 @@ import java.lang.invoke.MethodType;
  * package the kafka-clients on the classpath keeps it in: {@code org.apache.kafka.common.utils}
  * up to 4.3, {@code org.apache.kafka.common.utils.internals} from 4.4. The SDK runs on every
  * kafka-clients release from 4.1, so it cannot link against either name.
+ *
+ * @since 0.1.0
  */
 public final class KafkaBackoff {
     private static final String[] CLASS_NAMES = {

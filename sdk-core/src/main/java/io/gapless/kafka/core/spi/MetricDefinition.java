@@ -19,6 +19,7 @@ import java.util.Set;
  * @param type        what kind of value it is
  * @param description its description, as {@code metrics()} reports it
  * @param tags        the names of its tags, in order
+ * @since 0.1.0
  */
 public record MetricDefinition(String name, String group, String jmxDomain, Type type, String description, List<String> tags) {
 

@@ -16,6 +16,8 @@ import java.util.function.Supplier;
  * this decision here (KIP-1327 for consumer groups, Kafka Streams and share groups; KIP-1289 for
  * share acknowledgements), so the rule "native where the client and broker have it, else the
  * configured {@link Fallback}" exists once. The native support is only probed when it can matter.
+ *
+ * @since 0.1.0
  */
 public record ModeDecision(Kind kind, String reason) {
 

@@ -4,7 +4,11 @@ import io.gapless.kafka.core.ResetPolicy;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
-/** Validates a setting of the {@code auto.offset.reset} value space, with or without {@code none}. */
+/**
+ * Validates a setting of the {@code auto.offset.reset} value space, with or without {@code none}.
+ *
+ * @since 0.1.0
+ */
 public final class ResetPolicyValidator implements ConfigDef.Validator {
     private final String whyNoNone;
 

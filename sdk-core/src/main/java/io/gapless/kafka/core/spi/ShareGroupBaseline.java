@@ -14,6 +14,8 @@ import java.util.Map;
  * it for KIP-1327: which partitions are new, and each partition's start offset, chosen once and
  * recorded so that every member and every restart agrees (first record in log order wins). One
  * instance per share consumer; not thread-safe.
+ *
+ * @since 0.1.0
  */
 public interface ShareGroupBaseline extends AutoCloseable {
 

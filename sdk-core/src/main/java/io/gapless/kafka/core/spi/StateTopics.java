@@ -19,6 +19,8 @@ import java.util.Objects;
  * becomes {@code __}, and every other character becomes {@code _} followed by the two upper-case
  * hex digits of each of its UTF-8 bytes. A name longer than Kafka's limit of 249 characters keeps
  * its beginning and ends with {@code -} and 16 hex digits of the group id's SHA-256.
+ *
+ * @since 0.1.0
  */
 public final class StateTopics {
     private static final int MAX_NAME = 249;

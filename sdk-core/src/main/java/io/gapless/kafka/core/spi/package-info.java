@@ -8,5 +8,7 @@
  * baseline as a share group uses it ({@link io.gapless.kafka.core.spi.ShareGroupBaseline}) and the
  * names of the per-group state topics ({@link io.gapless.kafka.core.spi.StateTopics}).
  * See ARCHITECTURE.md.
+ *
+ * @since 0.1.0
  */
 package io.gapless.kafka.core.spi;

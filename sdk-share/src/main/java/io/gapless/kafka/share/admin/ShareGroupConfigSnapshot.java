@@ -18,6 +18,8 @@ import java.util.OptionalLong;
  * each setting the broker knows (the group's own value, else the broker's default) and where it
  * came from. A setting the broker does not know is absent: its getter returns an empty value and
  * {@link #isSupported(ShareGroupSetting)} is false.
+ *
+ * @since 0.1.0
  */
 public final class ShareGroupConfigSnapshot {
     private final String groupId;

@@ -10,6 +10,8 @@ import java.util.Optional;
  * {@link #MAX_RECORD_BYTES_BETWEEN_SNAPSHOTS}, KIP-1349). Each constant carries the config key,
  * the value type, the lower bound the broker's own validator applies and, where the broker bounds a
  * group's value by a broker setting, the names of those broker settings.
+ *
+ * @since 0.1.0
  */
 public enum ShareGroupSetting {
     /** {@code share.auto.offset.reset}: where a share-partition starts when first initialized. */

@@ -23,6 +23,8 @@ import java.util.Set;
  * {@link #apply()}. Each setter checks its value against the setting's type and static bounds at
  * once ({@link ConfigException} naming key and value); {@link #apply()} checks the rest before it
  * changes anything. The last call for a setting wins. Not thread-safe; use one update per thread.
+ *
+ * @since 0.1.0
  */
 public final class ShareGroupSettingsUpdate {
     private static final Logger log = LoggerFactory.getLogger(ShareGroupSettingsUpdate.class);

@@ -9,6 +9,8 @@ import java.util.List;
  * {@code share.auto.offset.reset.new.partitions} on a Kafka 4.4 broker, which answers
  * {@code Unknown group config name}). Thrown before anything is changed: the other settings of
  * the same update are not applied either.
+ *
+ * @since 0.1.0
  */
 public class UnsupportedShareGroupSettingException extends UnsupportedVersionException {
     private static final long serialVersionUID = 1L;

@@ -49,6 +49,8 @@ import java.util.stream.Collectors;
  * confirmations, fencing and the {@code bytes-since-snapshot} metric. Helper clients are created
  * on first use, with the connection settings of the client that owns the ledger. Used from one
  * thread at a time.
+ *
+ * @since 0.1.0
  */
 public final class AckLedger implements AutoCloseable {
     public static final String METRIC_GROUP = "gapless-share-ledger";

@@ -15,6 +15,8 @@ import java.util.Set;
  * prune watermarks of the latest snapshots. Memory stays bounded because each snapshot replaces
  * everything below it. The ranges of a share-partition are held ordered by first offset
  * ({@link CommittedRuns}), so the redelivery lookup is a floor search, not a scan.
+ *
+ * @since 0.1.0
  */
 public final class LedgerIndex {
     // The constructor and addEntry are public for the ledger benchmark, which builds an index by itself.

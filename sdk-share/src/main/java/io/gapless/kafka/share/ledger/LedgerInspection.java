@@ -28,6 +28,8 @@ import java.util.concurrent.TimeUnit;
  * record format as the producers (a read_uncommitted view for every entry, a read_committed view
  * for the fates and the bytes since the last snapshot), writes nothing, fences nobody and never
  * creates the ledger topic.
+ *
+ * @since 0.1.0
  */
 public final class LedgerInspection {
     private LedgerInspection() {

@@ -5,6 +5,8 @@ import org.apache.kafka.clients.consumer.AcknowledgeType;
 /**
  * Offsets [first, last] of a share-partition acknowledged with one type, all held at the same
  * delivery count, as recorded by one ledger entry at {@code ledgerOffset}.
+ *
+ * @since 0.1.0
  */
 public record LedgerRange(long ledgerOffset, String transactionalId, long first, long last, byte ackType, short deliveryCount) {
 

@@ -21,6 +21,7 @@ import java.util.TreeSet;
  * @param entries            the group's entries from the log start to the high watermark, in log order, with only the group's ranges
  * @param snapshots          the snapshots in that part of the log, with only the group's watermarks and ranges
  * @param bytesSinceSnapshot committed entry bytes (all groups of the partition) read since the last snapshot
+ * @since 0.1.0
  */
 public record LedgerReport(String groupId, String topic, boolean topicExists, int partition, long logStartOffset,
                            long lastStableOffset, long highWatermark, List<Entry> entries, List<Snapshot> snapshots,

@@ -10,6 +10,7 @@ import io.gapless.kafka.core.spi.StateTopics;
  * @param replicationFactor        replication factor when the SDK creates a ledger topic; -1 for min(3, brokers).
  *                                 1 set explicitly also accepts an existing unreplicated topic on a multi-broker cluster
  * @param maxBytesBetweenSnapshots ledger entry bytes read before a snapshot (KIP-1349's rule)
+ * @since 0.1.0
  */
 public record LedgerSettings(String topicPrefix, String sharedTopic, short replicationFactor, long maxBytesBetweenSnapshots) {
 

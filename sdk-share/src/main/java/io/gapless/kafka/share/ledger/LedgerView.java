@@ -34,6 +34,8 @@ import java.util.Map;
  * concurrently, so the first snapshot it meets may be an older one that covers less (issue 12,
  * hole 1); the one that covers the start exists, at or above it, because records are deleted only
  * below the coverage of a snapshot already written.
+ *
+ * @since 0.1.0
  */
 public final class LedgerView implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LedgerView.class);

@@ -47,6 +47,8 @@ import java.util.stream.Collectors;
  * </ol>
  * The consumer calls {@link #subscribed}, {@link #beforePoll} and {@link #filter}; nothing else
  * of this package is visible to it.
+ *
+ * @since 0.1.0
  */
 public final class ShareNewPartitionsReset implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ShareNewPartitionsReset.class);

@@ -22,6 +22,8 @@ import java.util.Map;
  * the wrapped share consumer's), merged into the share consumer's {@code metrics()} and reported to
  * JMX under {@value #JMX_DOMAIN}. Every value is a number; {@code -total} counters have a
  * {@code -rate} partner. Every metric is one of {@link #DEFINITIONS}.
+ *
+ * @since 0.1.0
  */
 public final class ShareResetMetrics implements AutoCloseable {
     static final String GROUP = "gapless-share-reset-metrics";

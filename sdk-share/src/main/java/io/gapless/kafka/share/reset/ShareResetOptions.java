@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param baselineTopic   where the group's baseline lives (its own topic unless a shared one is configured)
  * @param timeout         upper bound of one baseline or admin call
  * @param checkIntervalMs how often the consumer looks for partitions added to its topics
+ * @since 0.1.0
  */
 public record ShareResetOptions(ResetPolicy basePolicy, ResetPolicy newPartitions, NewPartitionsMode mode, BaselineTopic baselineTopic,
                                 Duration timeout, long checkIntervalMs) {

@@ -11,6 +11,8 @@ import org.slf4j.LoggerFactory;
  * construction by {@link #choose}, as Kafka's {@code ConsumerDelegateCreator} picks a consumer
  * implementation once. The consumer and the producer of a pair take the same decision from the
  * same settings.
+ *
+ * @since 0.1.0
  */
 public enum AckPath {
     /** Kafka stages the acknowledgements in the transaction itself; the SDK only validates. */

@@ -7,6 +7,8 @@ import java.util.Objects;
 /**
  * One contiguous range of offsets of a share-partition, all acknowledged with the same type
  * (KIP-1289's wire form). Immutable, value equality.
+ *
+ * @since 0.1.0
  */
 public final class AcknowledgementBatch {
     private final long firstOffset;

@@ -49,6 +49,8 @@ import java.util.Set;
  * transaction. An explicit consumer starts passive (no topic-id lookups, no ledger reads) and
  * becomes active the first time it takes part in a transaction, or when it receives a redelivered
  * record and its group's ledger topic exists.
+ *
+ * @since 0.1.0
  */
 public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipant, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ConsumerTransactionSupport.class);

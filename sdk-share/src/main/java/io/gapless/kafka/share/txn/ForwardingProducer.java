@@ -23,6 +23,8 @@ import java.util.concurrent.Future;
  * A {@link Producer} that forwards every call to the producer {@link #delegate()} returns, like
  * sdk-core's {@code ForwardingConsumer}. The SDK's producer decorators extend it and override only
  * the methods that carry a feature, so a method Kafka adds to the interface is forwarded in one place.
+ *
+ * @since 0.1.0
  */
 public abstract class ForwardingProducer<K, V> implements Producer<K, V> {
 

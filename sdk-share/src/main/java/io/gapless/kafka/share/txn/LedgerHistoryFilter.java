@@ -18,6 +18,8 @@ import java.util.Map;
  * member must not process it again. Redelivered records ({@code deliveryCount() > 1}) are looked
  * up in the ledger's commits and acknowledged as recorded; if the lookup fails they are released.
  * First deliveries pass untouched. Used from the consumer's thread.
+ *
+ * @since 0.1.0
  */
 public final class LedgerHistoryFilter<K, V> implements AutoCloseable {
     private final Map<String, Object> helperConfig;

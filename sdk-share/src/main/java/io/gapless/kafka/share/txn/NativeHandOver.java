@@ -25,6 +25,8 @@ import java.util.concurrent.TimeUnit;
  * then every ledger transaction still open is waited out); a group with live members that has not
  * moved stays emulated, with a WARN, until all its members are stopped. Taken once, at the
  * consumer's construction. See sdk-share/RATIONALE.md and MIGRATION.md.
+ *
+ * @since 0.1.0
  */
 public final class NativeHandOver {
     private static final Logger log = LoggerFactory.getLogger(NativeHandOver.class);

@@ -10,6 +10,8 @@ import java.util.Map;
 /**
  * KIP-1289 as Kafka itself provides it: whether this kafka-clients and broker have it, and the
  * calls that hand the SDK's types to Kafka's API and back. Tests inject an implementation.
+ *
+ * @since 0.1.0
  */
 public interface NativeShareTransactions {
 

@@ -21,6 +21,8 @@ import java.util.Map;
  * {@code acknowledgementsForTransaction()}, which the producer sends; records of a poll no
  * transaction staged are released at the next poll, as on the emulated path. Used from the
  * consumer's thread.
+ *
+ * @since 0.1.0
  */
 public final class NativeTransactionalMode<K, V> implements NativeDrain {
     private record Key(TopicPartition partition, long offset) {

@@ -14,6 +14,8 @@ import java.util.Objects;
  *
  * <p>The seed KIP's single-type form is {@link AcknowledgementBatch}; {@link ShareAcknowledgements}
  * converts between the two.
+ *
+ * @since 0.1.0
  */
 public final class ShareAcknowledgementBatch {
     private final long firstOffset;

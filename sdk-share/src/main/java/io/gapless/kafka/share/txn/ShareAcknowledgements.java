@@ -39,6 +39,8 @@ import java.util.TreeMap;
  * <p>Records returned by a {@code GaplessShareConsumer} carry their topic id; for other records
  * the topic id is {@code Uuid.ZERO_UUID} and is resolved by the consumer that holds them. Not
  * thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class ShareAcknowledgements {
     private static final ShareAcknowledgements EMPTY = new ShareAcknowledgements(Map.of());

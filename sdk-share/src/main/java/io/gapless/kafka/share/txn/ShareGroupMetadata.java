@@ -15,6 +15,8 @@ import java.util.Objects;
  * <p>The instance a transactional {@code GaplessShareConsumer} hands out is also how its
  * {@link TransactionalShareProducer} finds it: it carries a reference to that consumer's
  * records (not part of equality), so no registry is needed. Pass that instance, not a copy.
+ *
+ * @since 0.1.0
  */
 public final class ShareGroupMetadata {
     private final String groupId;

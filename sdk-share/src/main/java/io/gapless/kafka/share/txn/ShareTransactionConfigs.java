@@ -17,6 +17,8 @@ import org.apache.kafka.common.utils.Utils;
  * producer both take, as Kafka's {@code CommonClientConfigs} holds the keys its clients share:
  * defined once here and added to {@code GaplessShareConfig} and
  * {@link TransactionalShareProducerConfig}. Set the same values on both clients.
+ *
+ * @since 0.1.0
  */
 public final class ShareTransactionConfigs {
 

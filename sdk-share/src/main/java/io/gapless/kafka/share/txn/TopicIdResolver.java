@@ -3,7 +3,11 @@ package io.gapless.kafka.share.txn;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.Uuid;
 
-/** Topic name to topic id (Kafka's share consumer does not put topic ids on its records). */
+/**
+ * Topic name to topic id (Kafka's share consumer does not put topic ids on its records).
+ *
+ * @since 0.1.0
+ */
 @FunctionalInterface
 public interface TopicIdResolver {
     /** The topic id of {@code topic}, possibly from a cache. */

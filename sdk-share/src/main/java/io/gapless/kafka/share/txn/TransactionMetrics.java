@@ -19,6 +19,8 @@ import java.util.Map;
  * wrapped share consumer's), merged into its {@code metrics()} and reported to JMX under
  * {@code gapless.share}. {@code -total} counters have a {@code -rate} partner. Every metric is one
  * of {@link #DEFINITIONS}.
+ *
+ * @since 0.1.0
  */
 public final class TransactionMetrics implements AutoCloseable {
     static final String GROUP = "gapless-share-transactions";

@@ -6,6 +6,8 @@ import java.util.Locale;
  * Named points of an emulated transactional commit, observable per producer for fault-injection
  * tests (a test process halts itself at one to simulate a crash there). Not part of the API: a
  * test passes a {@link Listener} instance under {@link #LISTENER_CONFIG} in the producer's config.
+ *
+ * @since 0.1.0
  */
 public enum TransactionPhase {
     /** The ledger entries are written in the open transaction; nothing is committed. */

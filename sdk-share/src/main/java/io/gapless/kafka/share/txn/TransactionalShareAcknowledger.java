@@ -18,16 +18,30 @@ import java.util.Properties;
  * {@link #commitAcknowledgements} runs {@code beginTransaction}, {@code sendShareAcknowledgementsToTransaction}
  * and {@code commitTransaction} on an internal {@link TransactionalShareProducer}; the same
  * {@code gapless.*} settings apply. Use it from the thread that uses the consumer.
+ *
+ * @since 0.1.0
  */
 public class TransactionalShareAcknowledger implements Closeable {
     private final TransactionalShareProducer<byte[], byte[]> producer;
 
-    /** @param config producer settings; {@code transactional.id} is required, serializers are not */
+    /**
+     * An acknowledger whose transactions carry no output.
+     *
+     * @param config producer settings; {@code transactional.id} is required, serializers are not
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.2
+     */
     public TransactionalShareAcknowledger(Properties config) {
         this(Utils.propsToMap(config));
     }
 
-    /** @param config producer settings; {@code transactional.id} is required, serializers are not */
+    /**
+     * An acknowledger whose transactions carry no output.
+     *
+     * @param config producer settings; {@code transactional.id} is required, serializers are not
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.2
+     */
     public TransactionalShareAcknowledger(Map<String, Object> config) {
         Map<String, Object> settings = new HashMap<>(config);
         this.producer = new TransactionalShareProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());

@@ -24,6 +24,8 @@ import java.util.Properties;
  *
  * {@code config} takes the connection and security settings of any client of the cluster, and
  * {@code gapless.share.mode.topic.prefix} if the members set it.
+ *
+ * @since 0.1.0
  */
 public final class TransactionalShareGroups {
     private TransactionalShareGroups() {

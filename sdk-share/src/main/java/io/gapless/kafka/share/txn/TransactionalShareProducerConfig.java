@@ -18,6 +18,8 @@ import java.util.Map;
  * {@link ShareTransactionConfigs} (fallback and ack ledger). They go into the same
  * {@code Properties}/{@code Map} as the Kafka settings and are removed before the config reaches
  * the Kafka producer. Invalid values fail with a {@link ConfigException} naming key and value.
+ *
+ * @since 0.1.0
  */
 public final class TransactionalShareProducerConfig extends AbstractConfig {
     /** Prefix of every SDK setting; such keys are never passed to the Kafka clients. */

@@ -48,6 +48,8 @@ import java.util.concurrent.TimeoutException;
  * heartbeats, share locks down to one second). {@link #close()} stops the child and deletes its
  * data; a shutdown hook kills it when this JVM exits, and the child stops by itself when this JVM
  * dies without running hooks (its stdin reaches end of file).
+ *
+ * @since 0.1.0
  */
 public final class LegacyKafka implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LegacyKafka.class);

@@ -7,6 +7,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * JUnit 5 extension behind {@link LegacyKafkaTest}: resolves {@link LegacyKafka} parameters to one
  * legacy broker per test JVM, kept in the root extension store so that JUnit closes it at the end.
+ *
+ * @since 0.1.0
  */
 public class LegacyKafkaExtension implements ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(LegacyKafkaExtension.class);

@@ -14,6 +14,8 @@ import java.lang.annotation.Target;
  * lifecycle methods and test methods can declare a {@link LegacyKafka} parameter; every class in
  * the same test JVM shares one legacy broker (started on first use in a child JVM, stopped when
  * the JVM's test run ends). Combines with {@code @EmbeddedKafkaTest} in the same class.
+ *
+ * @since 0.1.0
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
