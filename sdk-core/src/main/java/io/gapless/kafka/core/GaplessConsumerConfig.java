@@ -105,7 +105,13 @@ public final class GaplessConsumerConfig extends AbstractConfig {
                     ConfigDef.CaseInsensitiveValidString.in("auto", "native", "emulate"), ConfigDef.Importance.LOW,
                     NEW_PARTITIONS_MODE_DOC);
 
-    /** Parses and validates the SDK's settings out of a full consumer configuration. */
+    /**
+     * Parses and validates the SDK's settings out of a full consumer configuration.
+     *
+     * @throws ConfigException if a setting is invalid, naming the key and the value, or a
+     *         new-partitions policy is set without {@code group.id}, or both
+     *         {@code gapless.baseline.topic} and {@code gapless.baseline.topic.prefix} are set
+     */
     public GaplessConsumerConfig(Map<?, ?> originals) {
         super(CONFIG, originals, false);
         BaselineTopic.checkNotBoth(originals, BASELINE_TOPIC_CONFIG, BASELINE_TOPIC_PREFIX_CONFIG);
@@ -116,7 +122,13 @@ public final class GaplessConsumerConfig extends AbstractConfig {
         }
     }
 
-    /** Parses and validates the SDK's settings out of a full consumer configuration. */
+    /**
+     * Parses and validates the SDK's settings out of a full consumer configuration.
+     *
+     * @throws ConfigException if a setting is invalid, naming the key and the value, or a
+     *         new-partitions policy is set without {@code group.id}, or both
+     *         {@code gapless.baseline.topic} and {@code gapless.baseline.topic.prefix} are set
+     */
     public GaplessConsumerConfig(Properties originals) {
         this((Map<?, ?>) originals);
     }

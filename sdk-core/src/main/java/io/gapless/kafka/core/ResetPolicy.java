@@ -55,7 +55,12 @@ public final class ResetPolicy {
         this.duration = duration;
     }
 
-    /** A {@code by_duration} policy; the duration must not be negative. */
+    /**
+     * A {@code by_duration} policy; the duration must not be negative.
+     *
+     * @throws IllegalArgumentException if {@code duration} is negative
+     * @throws NullPointerException if {@code duration} is null
+     */
     public static ResetPolicy byDuration(Duration duration) {
         Objects.requireNonNull(duration, "duration");
         if (duration.isNegative()) {

@@ -188,6 +188,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     /**
      * Wraps an already running cluster. {@link #close()} then only closes this object's admin
      * client; topics it created stay.
+     *
+     * @throws IllegalArgumentException if {@code bootstrapServers} is blank
      */
     public static EmbeddedKafka external(String bootstrapServers) {
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
@@ -477,7 +479,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         createTopic(name, partitions, Map.of());
     }
 
-    /** Creates a topic with the given topic configs and waits until every partition has a leader. */
+    /**
+     * Creates a topic with the given topic configs and waits until every partition has a leader.
+     *
+     * @throws IllegalArgumentException if {@code partitions} is less than 1
+     */
     public void createTopic(String name, int partitions, Map<String, String> configs) {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be at least 1, got " + partitions + " for topic " + name);

@@ -76,7 +76,11 @@ public final class TestClients {
         return new KafkaProducer<>(producerProps(kafka));
     }
 
-    /** Writes {@code count} records to one partition, values {@code prefix-0 ...}, and waits for every ack. */
+    /**
+     * Writes {@code count} records to one partition, values {@code prefix-0 ...}, and waits for every ack.
+     *
+     * @throws IllegalStateException if a record is not acknowledged, or the wait is interrupted
+     */
     public static List<String> produce(KafkaProducer<String, String> producer, String topic, int partition, String prefix, int count) {
         List<String> values = new ArrayList<>();
         List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
@@ -101,6 +105,8 @@ public final class TestClients {
     /**
      * Polls until {@code done} holds for everything received so far, or throws after
      * {@code timeout}. Returns every record received, in order.
+     *
+     * @throws AssertionError if {@code done} does not hold within {@code timeout}, naming how many records arrived
      */
     public static <K, V> List<ConsumerRecord<K, V>> pollUntil(Consumer<K, V> consumer, Duration timeout,
                                                              Predicate<List<ConsumerRecord<K, V>>> done) {

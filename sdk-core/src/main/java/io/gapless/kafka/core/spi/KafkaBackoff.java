@@ -58,7 +58,13 @@ public final class KafkaBackoff {
 
     private final Object backoff;
 
-    /** As Kafka's: {@code initialMs * multiplier^attempts}, at most {@code maxMs}, each value jittered by {@code +-jitter}. */
+    /**
+     * As Kafka's: {@code initialMs * multiplier^attempts}, at most {@code maxMs}, each value jittered by {@code +-jitter}.
+     *
+     * @throws IllegalArgumentException if the values make no backoff (negative, a multiplier below 1,
+     *         a maximum below the initial value, a jitter outside [0, 1])
+     * @throws IllegalStateException if Kafka's {@code ExponentialBackoff} cannot be created
+     */
     public KafkaBackoff(long initialMs, int multiplier, long maxMs, double jitter) {
         if (initialMs < 0 || multiplier < 1 || maxMs < initialMs || jitter < 0 || jitter > 1) {
             throw new IllegalArgumentException("Backoff of " + initialMs + " ms x" + multiplier + " up to " + maxMs
@@ -71,7 +77,11 @@ public final class KafkaBackoff {
         }
     }
 
-    /** The wait before attempt {@code attempts + 1}, in milliseconds. */
+    /**
+     * The wait before attempt {@code attempts + 1}, in milliseconds.
+     *
+     * @throws IllegalStateException if Kafka's {@code ExponentialBackoff} fails
+     */
     public long backoff(long attempts) {
         try {
             return (long) BACKOFF.invoke(backoff, attempts);

@@ -29,7 +29,11 @@ public record LedgerRange(long ledgerOffset, String transactionalId, long first,
         return offset >= first && offset <= last;
     }
 
-    /** The acknowledge type {@link #ackType()} stands for (Kafka's own ids). */
+    /**
+     * The acknowledge type {@link #ackType()} stands for (Kafka's own ids).
+     *
+     * @throws IllegalStateException if the id is none of Kafka's acknowledge types
+     */
     public AcknowledgeType acknowledgeType() {
         for (AcknowledgeType t : AcknowledgeType.values()) {
             if (t.id == ackType) {
