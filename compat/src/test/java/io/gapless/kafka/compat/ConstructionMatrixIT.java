@@ -68,14 +68,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * release, see this module's POM), against the Kafka 4.4 broker in a child JVM: it either works
  * (constructs, does one real call, closes) or is refused at construction with an
  * {@link UnsupportedClientVersionException} naming the release found and the one required, having
- * created nothing on the broker. The expectations below are README's compatibility matrix, stated
+ * created nothing on the broker. The expectations below are docs/compatibility.md's matrix, stated
  * here independently of the SDK's own table so that the two check each other.
  */
 @EmbeddedKafkaTest
 class ConstructionMatrixIT {
     private static final Logger log = LoggerFactory.getLogger(ConstructionMatrixIT.class);
 
-    /** README's matrix: the first kafka-clients (and kafka-streams) minor each entry point works with. */
+    /** docs/compatibility.md's matrix: the first kafka-clients (and kafka-streams) minor each entry point works with. */
     enum EntryPoint {
         GAPLESS_CONSUMER("GaplessConsumer", "4.1", ConstructionMatrixIT::gaplessConsumer),
         GAPLESS_STREAMS("GaplessStreams", "4.1", ConstructionMatrixIT::gaplessStreams),

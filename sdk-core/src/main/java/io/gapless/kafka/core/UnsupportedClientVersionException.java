@@ -22,7 +22,7 @@ import org.apache.kafka.common.KafkaException;
  * point needs. Thrown by the constructors ({@code GaplessConsumer}, {@code GaplessStreams.create},
  * {@code GaplessShareConsumer}, {@code TransactionalShareProducer}, {@code ShareGroupSettings.forGroup})
  * before any client is created, instead of a {@code NoSuchMethodError} later. The message names the
- * release found, the one required and what the older release lacks; README's compatibility matrix
+ * release found, the one required and what the older release lacks; docs/compatibility.md's matrix
  * lists every entry point.
  *
  * @since 0.1.0

@@ -90,7 +90,7 @@ import java.util.function.Function;
  * after the share group start by the new-partitions policy and the others by the base policy:
  * natively where the broker knows the group config, otherwise emulated (the group's base policy is
  * steered to {@code earliest}, each partition's start offset is chosen once and recorded in the
- * group baseline, and records below it are acknowledged without being returned). See README.
+ * group baseline, and records below it are acknowledged without being returned). See docs/share-groups.md.
  *
  * <p>The settings are {@link GaplessShareConfig}. Every method without a feature is forwarded
  * unchanged by {@link ForwardingShareConsumer}.

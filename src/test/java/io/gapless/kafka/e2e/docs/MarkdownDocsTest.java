@@ -19,15 +19,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,25 +54,27 @@ class MarkdownDocsTest {
 
     @BeforeAll
     static void readDocuments() throws IOException {
-        try (Stream<Path> files = Files.walk(ROOT)) {
-            documents = files.filter(p -> p.toString().endsWith(".md") && Files.isRegularFile(p))
-                    .filter(p -> ROOT.relativize(p).getNameCount() == 1 || !skipped(ROOT.relativize(p)))
-                    .sorted()
-                    .map(MarkdownDocument::read)
-                    .toList();
-        }
+        List<Path> files = new ArrayList<>();
+        // Build output, Git's and the tools' own directories are not documents: not even walked.
+        Files.walkFileTree(ROOT, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+                boolean skipped = !dir.equals(ROOT) && (name.startsWith(".") || SKIPPED_DIRECTORIES.contains(name));
+                return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                if (file.toString().endsWith(".md") && attrs.isRegularFile()) {
+                    files.add(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        documents = files.stream().sorted().map(MarkdownDocument::read).toList();
         assertTrue(documents.stream().anyMatch(d -> d.file().equals(ROOT.resolve("README.md"))),
                 "README.md not found under " + ROOT + " (set -Dgapless.repo.dir)");
-    }
-
-    private static boolean skipped(Path relative) {
-        for (int i = 0; i < relative.getNameCount() - 1; i++) {
-            String dir = relative.getName(i).toString();
-            if (dir.startsWith(".") || SKIPPED_DIRECTORIES.contains(dir)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Test

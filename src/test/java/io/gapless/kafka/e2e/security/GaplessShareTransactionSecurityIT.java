@@ -78,7 +78,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Transactional share acknowledgements (the ack ledger) on SASL_SSL with exactly the ACLs
- * docs/security.md and README list: the consume-transform-produce loop of
+ * docs/security.md lists: the consume-transform-produce loop of
  * {@link TransactionalShareProducer} and {@link GaplessShareConsumer}, and
  * {@link TransactionalShareAcknowledger}; each ACL taken away in turn fails naming it with nothing
  * committed or acknowledged without output; a principal allowed only its own groups (PREFIXED ACLs)

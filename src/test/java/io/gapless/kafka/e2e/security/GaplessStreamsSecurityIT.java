@@ -62,7 +62,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A stateless GaplessStreams app (map) on SASL_SSL with exactly the ACLs README lists for Kafka
+ * A stateless GaplessStreams app (map) on SASL_SSL with exactly the ACLs docs/security.md lists for Kafka
  * Streams plus the SDK's baseline topic: the expansion scenario on both group protocols, and each
  * baseline ACL taken away in turn (the stream thread fails naming it, nothing processed or
  * committed; once granted, the app reads the added partitions from their start).

@@ -27,7 +27,7 @@ import java.util.Properties;
 import java.util.UUID;
 
 /**
- * One principal of a secured cluster with a group and a topic of its own: the ACLs the README
+ * One principal of a secured cluster with a group and a topic of its own: the ACLs docs/security.md
  * lists are granted one by one, so that a test holds exactly those.
  */
 record Tenant(EmbeddedKafka kafka, String user, String password, String group, String topic) {

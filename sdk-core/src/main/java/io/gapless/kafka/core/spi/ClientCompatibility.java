@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * check every entry point runs first: an older release on the classpath is refused with an
  * {@link UnsupportedClientVersionException} naming both releases, before any client exists,
  * instead of a {@code NoSuchMethodError} at some later call. The SDK is compiled against Kafka 4.4;
- * the minimums below are what the compatibility matrix (the {@code compat} module, README) found
+ * the minimums below are what the compatibility matrix (the {@code compat} module, docs/compatibility.md) found
  * by running the suites on each older release.
  *
  * @since 0.1.0
@@ -137,7 +137,7 @@ public final class ClientCompatibility {
             throw new UnsupportedClientVersionException(entryPoint.className, artifact, found, entryPoint.minimum(),
                     entryPoint.className + " needs " + artifact + " " + entryPoint.minimum() + " or newer, but " + artifact + " "
                             + found + " is on the classpath: " + entryPoint.reason
-                            + ". Upgrade " + artifact + " (README, Compatibility, lists what each release supports)");
+                            + ". Upgrade " + artifact + " (docs/compatibility.md lists what each release supports)");
         }
     }
 

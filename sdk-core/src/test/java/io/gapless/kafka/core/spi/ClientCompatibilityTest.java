@@ -44,7 +44,7 @@ class ClientCompatibilityTest {
         assertDoesNotThrow(() -> ClientCompatibility.require(entryPoint));
     }
 
-    /** README's matrix: the release found, and which entry points refuse it. */
+    /** docs/compatibility.md's matrix: the release found, and which entry points refuse it. */
     @ParameterizedTest(name = "kafka-clients {0}")
     @CsvSource({
         "4.0.2, GAPLESS_CONSUMER GAPLESS_STREAMS GAPLESS_SHARE_CONSUMER TRANSACTIONAL_SHARE_PRODUCER SHARE_GROUP_SETTINGS",
