@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.examples.spring;
 
 import io.gapless.kafka.spring.GaplessKafkaConsumerFactory;
@@ -47,12 +62,14 @@ public class DemoConfiguration {
     }
 
     /** The Gapless factory: partitions added after the group started are read from their beginning. */
+    // tag::spring-consumer-factory[]
     @Bean
     public ConsumerFactory<String, String> gaplessConsumerFactory() {
         Map<String, Object> props = consumerProps();
         props.put("auto.offset.reset.new.partitions", "earliest");
         return new GaplessKafkaConsumerFactory<>(props);
     }
+    // end::spring-consumer-factory[]
 
     @Bean
     public ConcurrentKafkaListenerContainerFactory<String, String> kafkaListenerContainerFactory(

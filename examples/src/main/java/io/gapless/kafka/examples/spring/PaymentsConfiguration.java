@@ -46,6 +46,7 @@ public class PaymentsConfiguration {
     }
 
     /** The container only polls and dispatches: the listener's transactions settle the records, so IMPLICIT. */
+    // tag::spring-share-container[]
     @Bean
     public ShareKafkaListenerContainerFactory<String, String> transactionalShareContainerFactory(
             GaplessShareConsumerFactory<String, String> transactionalShareConsumerFactory) {
@@ -54,6 +55,7 @@ public class PaymentsConfiguration {
         factory.getContainerProperties().setShareAckMode(ContainerProperties.ShareAckMode.IMPLICIT);
         return factory;
     }
+    // end::spring-share-container[]
 
     /**
      * @param instanceId {@code payments.instance-id}: a stable id per instance (a StatefulSet pod name) lets a
