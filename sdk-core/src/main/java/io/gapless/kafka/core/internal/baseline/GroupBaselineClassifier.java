@@ -234,6 +234,30 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         return recordedStartOffsets(proposals.keySet());
     }
 
+    /**
+     * Replaces the recorded start offsets of share-group partitions (an operator's reset wins):
+     * written as {@link BaselineRecord.StartOffsetChosen} with the policy marked
+     * {@link BaselineRecord#SUPERSEDING_POLICY_PREFIX}, which the fold lets override; returns the
+     * recorded ones afterwards.
+     */
+    public Map<TopicPartition, Long> supersedeStartOffsets(Map<TopicPartition, ProposedStart> starts) {
+        GroupBaseline baseline = store.read();
+        Map<String, TopicDescription> described = store.describeTopics(starts.keySet().stream().map(TopicPartition::topic)
+                .collect(Collectors.toCollection(TreeSet::new)));
+        List<BaselineRecord> writes = new ArrayList<>();
+        starts.forEach((tp, start) -> {
+            TopicDescription d = described.get(tp.topic());
+            if (d != null) {
+                writes.add(new BaselineRecord.StartOffsetChosen(store.group(), writerId, baseline.incarnation(), d.name(), d.topicId(),
+                        tp.partition(), start.offset(), BaselineRecord.SUPERSEDING_POLICY_PREFIX + start.policy()));
+            }
+        });
+        if (!writes.isEmpty()) {
+            store.append(writes);
+        }
+        return recordedStartOffsets(starts.keySet());
+    }
+
     /** A start offset proposed for a share-group partition and the policy that chose it. */
     public record ProposedStart(long offset, String policy) {
     }
