@@ -4,6 +4,7 @@ import io.gapless.kafka.core.GaplessConsumerConfig;
 import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.KafkaBackoff;
 import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.core.spi.ShareGroupBaseline;
 import io.gapless.kafka.share.admin.ShareGroupSetting;
@@ -65,7 +66,9 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
     private final ShareStartOffsetFilter filter;
     private Set<String> topics = Set.of();
     private boolean prepared;
-    private long lastCheckMs;
+    private long nextCheckMs;
+    private int checkFailures;
+    private final KafkaBackoff checkBackoff = new KafkaBackoff(1_000, 2, 30_000, 0.2);
 
     private ShareNewPartitionsReset(ShareResetOptions options, Map<String, Object> userConfig, String group, String clientId,
                                     boolean explicitAcks) {
@@ -125,19 +128,22 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         if (!prepared) {
             prepare();
             prepared = true;
-            lastCheckMs = System.currentTimeMillis();
+            nextCheckMs = System.currentTimeMillis() + checkIntervalMs;
             return;
         }
         long now = System.currentTimeMillis();
-        if (!nativeMode && now - lastCheckMs >= checkIntervalMs) {
-            lastCheckMs = now;
+        if (!nativeMode && now >= nextCheckMs) {
             try {
                 starts.resolve(partitionsOf(topics));
+                checkFailures = 0;
+                nextCheckMs = now + checkIntervalMs;
             } catch (KafkaException e) {
                 // Not fatal to polling: a partition met meanwhile is looked up by the filter, or delivered if that fails too.
+                long delay = Math.max(checkIntervalMs, checkBackoff.backoff(checkFailures++));
+                nextCheckMs = System.currentTimeMillis() + delay;
                 metrics.recordLookupFailure();
                 log.warn("Share group {}: could not check the partitions of {} ({}); checked again in {} ms", group, topics,
-                        e.toString(), checkIntervalMs);
+                        e.toString(), delay);
             }
         }
     }

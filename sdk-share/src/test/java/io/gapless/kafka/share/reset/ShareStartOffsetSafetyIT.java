@@ -182,6 +182,32 @@ class ShareStartOffsetSafetyIT {
         again.assertSdkNeverWorse(expected);
     }
 
+    /**
+     * The baseline cannot be written (its topic refuses every record, a deterministic stand-in for
+     * a leader down or too few in-sync replicas) when partitions are added: the first batch of a
+     * new partition arrives before its start can be recorded. Kafka's poll already took that batch,
+     * so nothing may fail there: no poll fails, nothing waits for the baseline, nothing is lost.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"implicit", "explicit"})
+    void aBaselineThatCannotBeWrittenLosesNothingAndFailsNoPoll(String mode) throws Exception {
+        String topic = TestTopics.unique("safety-unwritable");
+        kafka.createTopic(topic, 2);
+        produce(topic, 0, "history", 50);
+        Pair pair = new Pair(mode, "latest", "earliest", topic, Map.of("gapless.baseline.timeout.ms", 2_000L));
+        Set<String> expected = pair.joined(topic);
+        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, BaselineTopic.PREFIX_DEFAULT
+                + pair.sdkGroup), List.of(new AlterConfigOp(new ConfigEntry("max.message.bytes", "16"), AlterConfigOp.OpType.SET))))
+                .all().get(30, TimeUnit.SECONDS);
+        kafka.addPartitions(topic, 4);
+        expected.addAll(produce(topic, 0, "old-partition", 20));
+        expected.addAll(produce(topic, 2, "added2", 50));
+        expected.addAll(produce(topic, 3, "added3", 50));
+        pair.pollUntilBothSee(expected);
+        pair.assertSdkNeverWorse(expected);
+        assertTrue(pair.sdk.metric("records-delivered-undecided-total") > 0, "the added partitions were undecided");
+    }
+
     private Uuid currentId(String topic) {
         try {
             return kafka.admin().describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).topicId();
@@ -215,8 +241,15 @@ class ShareStartOffsetSafetyIT {
         Member sdk;
         private int probes;
 
+        private final Map<String, Object> sdkExtra;
+
         Pair(String mode, String base, String newPolicy, String topic) throws Exception {
+            this(mode, base, newPolicy, topic, Map.of());
+        }
+
+        Pair(String mode, String base, String newPolicy, String topic, Map<String, Object> sdkExtra) throws Exception {
             this.mode = mode;
+            this.sdkExtra = sdkExtra;
             this.topic = topic;
             this.plainGroup = TestTopics.unique("plain");
             this.sdkGroup = TestTopics.unique("sdk");
@@ -225,6 +258,7 @@ class ShareStartOffsetSafetyIT {
 
         private Pair(Pair before) {
             this.mode = before.mode;
+            this.sdkExtra = before.sdkExtra;
             this.topic = before.topic;
             this.plainGroup = before.plainGroup;
             this.sdkGroup = before.sdkGroup;
@@ -236,8 +270,15 @@ class ShareStartOffsetSafetyIT {
             plain = new Member("plain", cfg -> new KafkaShareConsumer<>(cfg, new StringDeserializer(), new StringDeserializer()),
                     config(plainGroup, Map.of()), topic);
             sdk = new Member("sdk", cfg -> new GaplessShareConsumer<>(cfg, new StringDeserializer(), new StringDeserializer()),
-                    config(sdkGroup, Map.of("share.auto.offset.reset", base, "share.auto.offset.reset.new.partitions", newPolicy,
-                            "gapless.share.partition.check.interval.ms", 200L)), topic);
+                    config(sdkGroup, sdkConfig(base, newPolicy)), topic);
+        }
+
+        private Map<String, Object> sdkConfig(String base, String newPolicy) {
+            Map<String, Object> cfg = new HashMap<>(sdkExtra);
+            cfg.put("share.auto.offset.reset", base);
+            cfg.put("share.auto.offset.reset.new.partitions", newPolicy);
+            cfg.put("gapless.share.partition.check.interval.ms", 200L);
+            return cfg;
         }
 
         Pair restart(String base, String newPolicy) throws Exception {
