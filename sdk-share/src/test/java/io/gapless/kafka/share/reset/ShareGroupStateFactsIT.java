@@ -135,7 +135,7 @@ class ShareGroupStateFactsIT {
                 return lag(group, tp) == 0L;
             });
         }
-        assertEquals(List.of(), consumeAll(group, topic, Duration.ofSeconds(5)), "accepted: never delivered again");
+        assertEquals(List.of(), consumeAll(group, topic, Duration.ofSeconds(3)), "accepted: never delivered again");
     }
 
     private String groupWithReset(String policy) throws Exception {

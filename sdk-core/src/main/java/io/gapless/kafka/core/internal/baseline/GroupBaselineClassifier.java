@@ -217,21 +217,7 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
      * the same offset.
      */
     public Map<TopicPartition, Long> chooseStartOffsets(Map<TopicPartition, ProposedStart> proposals) {
-        GroupBaseline baseline = store.read();
-        Map<String, TopicDescription> described = store.describeTopics(proposals.keySet().stream().map(TopicPartition::topic)
-                .collect(Collectors.toCollection(TreeSet::new)));
-        List<BaselineRecord> writes = new ArrayList<>();
-        proposals.forEach((tp, proposal) -> {
-            TopicDescription d = described.get(tp.topic());
-            if (d != null && baseline.startOffset(d.name(), d.topicId(), tp.partition()).isEmpty()) {
-                writes.add(new BaselineRecord.StartOffsetChosen(store.group(), writerId, baseline.incarnation(), d.name(), d.topicId(),
-                        tp.partition(), proposal.offset(), proposal.policy()));
-            }
-        });
-        if (!writes.isEmpty()) {
-            store.append(writes);
-        }
-        return recordedStartOffsets(proposals.keySet());
+        return writeStartOffsets(proposals, false);
     }
 
     /**
@@ -241,15 +227,19 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
      * recorded ones afterwards.
      */
     public Map<TopicPartition, Long> supersedeStartOffsets(Map<TopicPartition, ProposedStart> starts) {
+        return writeStartOffsets(starts, true);
+    }
+
+    private Map<TopicPartition, Long> writeStartOffsets(Map<TopicPartition, ProposedStart> starts, boolean superseding) {
         GroupBaseline baseline = store.read();
         Map<String, TopicDescription> described = store.describeTopics(starts.keySet().stream().map(TopicPartition::topic)
                 .collect(Collectors.toCollection(TreeSet::new)));
         List<BaselineRecord> writes = new ArrayList<>();
         starts.forEach((tp, start) -> {
             TopicDescription d = described.get(tp.topic());
-            if (d != null) {
+            if (d != null && (superseding || baseline.startOffset(d.name(), d.topicId(), tp.partition()).isEmpty())) {
                 writes.add(new BaselineRecord.StartOffsetChosen(store.group(), writerId, baseline.incarnation(), d.name(), d.topicId(),
-                        tp.partition(), start.offset(), BaselineRecord.SUPERSEDING_POLICY_PREFIX + start.policy()));
+                        tp.partition(), start.offset(), (superseding ? BaselineRecord.SUPERSEDING_POLICY_PREFIX : "") + start.policy()));
             }
         });
         if (!writes.isEmpty()) {
