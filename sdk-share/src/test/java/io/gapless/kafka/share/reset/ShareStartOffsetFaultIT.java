@@ -79,10 +79,7 @@ class ShareStartOffsetFaultIT {
                 .get(30, TimeUnit.SECONDS).isEmpty() && kafka.leaderOf(baseline) == victim);
         kafka.node(victim).kill();
         await().atMost(SideBySide.WAIT).until(() -> kafka.leaderOf(baseline) == -1);
-        kafka.addPartitions(topic, 4);
-        expected.addAll(side.produce(topic, 0, "old-partition", 20));
-        expected.addAll(side.produce(topic, 2, "added2", 50));
-        expected.addAll(side.produce(topic, 3, "added3", 50));
+        expected.addAll(side.growAndWrite(topic));
         pair.pollUntilBothSee(expected);
         pair.assertSdkNeverWorse(expected);
         kafka.node(victim).start();

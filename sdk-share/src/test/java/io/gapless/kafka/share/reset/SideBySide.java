@@ -76,6 +76,15 @@ final class SideBySide implements AutoCloseable {
         setGroupConfig(group, "share.auto.offset.reset", policy);
     }
 
+    /** Grows {@code topic} from 2 to 4 partitions and writes 20 records to partition 0 and 50 to each added one. */
+    Set<String> growAndWrite(String topic) {
+        kafka.addPartitions(topic, 4);
+        Set<String> written = produce(topic, 0, "old-partition", 20);
+        written.addAll(produce(topic, 2, "added2", 50));
+        written.addAll(produce(topic, 3, "added3", 50));
+        return written;
+    }
+
     void setGroupConfig(String group, String key, String value) throws Exception {
         kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group),
                 List.of(new AlterConfigOp(new ConfigEntry(key, value), AlterConfigOp.OpType.SET))))
