@@ -80,6 +80,12 @@ public sealed interface BaselineRecord permits BaselineRecord.GroupStarted, Base
      * group first saw the partition (share groups have no committed offsets; the SDK skips what
      * lies below this offset).
      */
+    /**
+     * Marks a {@link StartOffsetChosen} that replaces the one recorded before (an operator's reset
+     * found on the broker); every other choice keeps the first in log order.
+     */
+    String SUPERSEDING_POLICY_PREFIX = "superseded-by:";
+
     record StartOffsetChosen(String group, String writerId, String incarnation, String topic, Uuid topicId, int partition,
                              long offset, String policy) implements BaselineRecord {
     }

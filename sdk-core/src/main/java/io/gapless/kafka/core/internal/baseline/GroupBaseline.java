@@ -90,7 +90,12 @@ public final class GroupBaseline {
                     t.newPartitions(), t.newReason(), timestampMs));
             topicIdsSeen.computeIfAbsent(t.topic(), k -> new HashSet<>()).add(t.topicId());
         } else if (record instanceof BaselineRecord.StartOffsetChosen c) {
-            startOffsets.putIfAbsent(key(c.topic(), c.topicId()) + "/" + c.partition(), c.offset());
+            String key = key(c.topic(), c.topicId()) + "/" + c.partition();
+            if (c.policy().startsWith(BaselineRecord.SUPERSEDING_POLICY_PREFIX)) {
+                startOffsets.put(key, c.offset());
+            } else {
+                startOffsets.putIfAbsent(key, c.offset());
+            }
         }
     }
 
