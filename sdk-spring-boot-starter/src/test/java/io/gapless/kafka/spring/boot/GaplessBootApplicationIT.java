@@ -6,6 +6,7 @@ import io.gapless.kafka.spring.RecordTally;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
 import io.gapless.kafka.testkit.TestTopics;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,7 @@ import static io.gapless.kafka.spring.GroupWaits.awaitNoMembers;
 import static io.gapless.kafka.spring.GrowingTopic.WAIT;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 /**
@@ -41,7 +43,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
  * ({@code auto-offset-reset=latest}, {@code properties.auto.offset.reset.new.partitions=earliest}),
  * a {@code @KafkaListener} with three consumers, while its topic grows with the listener running
  * and stopped: every record written after the start arrives exactly once, none of the history,
- * and every consumer Boot's factory made is a {@link GaplessConsumer}. The same application with
+ * every consumer Boot's factory made is a {@link GaplessConsumer}, and the SDK's meters are in Boot's
+ * Micrometer registry. The same application with
  * {@code gapless.enabled=false} (Boot's own factory) loses what was written to partitions added
  * while the listener was stopped.
  */
@@ -72,6 +75,13 @@ class GaplessBootApplicationIT {
                 topic.awaitServed(orders.received, "after-stopped-growth");
                 RecordTally expected = afterStart(topic);
                 await("every record written after the start").atMost(WAIT).until(() -> orders.received.containsAll(expected));
+                // Boot's Micrometer integration (its consumer-factory customizer) binds the SDK's metrics with Kafka's
+                // while the consumers are open (closing one removes its meters).
+                MeterRegistry meters = app.getBean(MeterRegistry.class);
+                assertFalse(meters.find("kafka.gapless.consumer.new.partitions.mode").meters().isEmpty(), () -> "the SDK's meters in Boot's registry: "
+                        + meters.getMeters().stream().map(m -> m.getId().getName()).filter(n -> n.contains("gapless") || n.contains("records.consumed"))
+                        .distinct().sorted().toList());
+                assertFalse(meters.find("kafka.consumer.fetch.manager.records.consumed.total").meters().isEmpty(), "Kafka's own meters");
                 container.stop();
                 assertEquals(expected.sorted(), orders.received.sorted(),
                         "per partition, every record written after the start, each exactly once, and no history");

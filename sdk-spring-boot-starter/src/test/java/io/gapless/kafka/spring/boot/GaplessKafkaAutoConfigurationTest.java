@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GaplessKafkaAutoConfigurationTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(GaplessKafkaAutoConfiguration.class, KafkaAutoConfiguration.class,
-                    GaplessHealthAutoConfiguration.class))
+                    GaplessHealthAutoConfiguration.class, GaplessTransactionalShareAutoConfiguration.class))
             .withPropertyValues("spring.kafka.bootstrap-servers=broker-a:9092,broker-b:9092");
 
     @Test
@@ -121,6 +121,48 @@ class GaplessKafkaAutoConfigurationTest {
                 "Where a partition added after the group started begins");
     }
 
+    @Test
+    void transactionalShareListenerWithoutATransactionalProducerFactoryFailsAtStartNamingTheProperty() {
+        runner.withUserConfiguration(TransactionalListener.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(rootMessages(context.getStartupFailure())).contains("spring.kafka.producer.transaction-id-prefix");
+        });
+    }
+
+    @Test
+    void transactionalShareListenerOnAShareFactoryThatIsNotGaplessFailsAtStartNamingTheFactory() {
+        runner.withUserConfiguration(TransactionalListener.class, OwnFactories.class)
+                .withPropertyValues("spring.kafka.producer.transaction-id-prefix=tx-").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(rootMessages(context.getStartupFailure())).contains("use GaplessShareConsumerFactory");
+                });
+    }
+
+    @Test
+    void transactionalShareListenerRefusesMaxAttemptsBelowOneNamingTheProperty() {
+        runner.withPropertyValues("gapless.share.listener.max-attempts=0").withUserConfiguration(TransactionalListener.class)
+                .withPropertyValues("spring.kafka.producer.transaction-id-prefix=tx-").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(rootMessages(context.getStartupFailure())).contains("gapless.share.listener.max-attempts must be at least 1, got 0");
+                });
+    }
+
+    private static String rootMessages(Throwable failure) {
+        StringBuilder out = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            out.append(t.getMessage()).append('\n');
+        }
+        return out.toString();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class TransactionalListener {
+        @org.springframework.kafka.annotation.KafkaListener(id = "enricher", topics = "payments",
+                containerFactory = "transactionalShareListenerContainerFactory")
+        void enrich(String payment) {
+        }
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class CustomizerConfig {
         final AtomicInteger calls = new AtomicInteger();
@@ -143,7 +185,9 @@ class GaplessKafkaAutoConfigurationTest {
 
         @Bean
         ShareConsumerFactory<Object, Object> myShareConsumerFactory() {
-            return new org.springframework.kafka.core.DefaultShareConsumerFactory<>(Map.of("bootstrap.servers", "mine:9092"));
+            return new org.springframework.kafka.core.DefaultShareConsumerFactory<>(Map.of("bootstrap.servers", "localhost:1",
+                    "key.deserializer", org.apache.kafka.common.serialization.StringDeserializer.class,
+                    "value.deserializer", org.apache.kafka.common.serialization.StringDeserializer.class));
         }
     }
 }
