@@ -8,7 +8,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.ProducerFencedException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.core.KafkaResourceHolder;
@@ -72,12 +71,7 @@ final class ShareTransactionLoop<K, V> implements Runnable {
             producer = producers.get();
             consumer.subscribe(topics);
             while (running) {
-                ConsumerRecords<K, V> records;
-                try {
-                    records = consumer.poll(pollTimeout);
-                } catch (WakeupException stopping) {
-                    break;
-                }
+                ConsumerRecords<K, V> records = consumer.poll(pollTimeout);
                 if (!records.isEmpty()) {
                     List<ConsumerRecord<K, V>> batch = new ArrayList<>(records.count());
                     records.forEach(batch::add);
@@ -91,9 +85,14 @@ final class ShareTransactionLoop<K, V> implements Runnable {
         }
     }
 
+    /**
+     * Ends the loop after its current poll and transaction. No {@code wakeup()}: it would also
+     * interrupt the consumer calls of a commit in progress (measured: the commit of the poll's
+     * acknowledgements then fails with a WakeupException and the records come back), so a stop
+     * waits up to one poll timeout.
+     */
     void stop() {
         running = false;
-        consumer.wakeup();
     }
 
     /** One poll: one transaction, again without the records found poison. */
@@ -158,7 +157,7 @@ final class ShareTransactionLoop<K, V> implements Runnable {
     }
 
     /** Spring's rule for batch listeners: a BatchListenerFailedException names the record; otherwise the whole batch failed. */
-    private static <K, V> List<ConsumerRecord<K, V>> failedRecords(RuntimeException e, List<ConsumerRecord<K, V>> live) {
+    static <K, V> List<ConsumerRecord<K, V>> failedRecords(RuntimeException e, List<ConsumerRecord<K, V>> live) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof BatchListenerFailedException failed) {
                 if (failed.getRecord() != null) {

@@ -165,7 +165,7 @@ public class TransactionalShareListenerContainer<K, V> implements MessageListene
         return producer;
     }
 
-    /** Stops the threads after their current poll's transaction; waits for them up to 30 seconds each. */
+    /** Stops the threads after their current poll and its transaction (up to one poll timeout); waits up to 30 seconds each. */
     @Override
     public synchronized void stop() {
         loops.forEach(ShareTransactionLoop::stop);
