@@ -47,7 +47,7 @@ public final class ShareEosBenchmark implements Benchmark {
         sdk.ifPresentOrElse(s -> {
             loops.add(new LedgerShareLoop(s));
             loops.add(new ContainerShareLoop());
-            loops.add(new PerRecordShareLoop(s));
+            loops.add(LedgerShareLoop.perRecord(s));
             if (mode.controls()) {
                 loops.add(new LedgerShareLoop(s, LEDGER_FAST_RETRY, RETRY_BACKOFF_MS));
             }
@@ -231,7 +231,7 @@ public final class ShareEosBenchmark implements Benchmark {
                     + " SDK's ledger loop, " + figure, Format.rate(ledger) + " (ledger loop)", Format.rate(container) + " (container)",
                     "ratio " + Format.ratio(ratio), "ratio >= " + TARGET_RATIO, ratio >= TARGET_RATIO));
             r.row(TableRow.info(NAME, "one transaction per record (sdk-spring README's listener pattern, at most "
-                    + PerRecordShareLoop.MAX_RECORDS + " records) vs the ledger loop", Format.rate(ledger) + " (ledger loop)",
+                    + LedgerShareLoop.PER_RECORD_MAX_RECORDS + " records) vs the ledger loop", Format.rate(ledger) + " (ledger loop)",
                     Format.rate(perRecord) + " (per record)", "ratio " + Format.ratio(Stats.ratio(perRecord, ledger))));
         }
         double share = rates.get("share_plain");

@@ -67,12 +67,7 @@ class GaplessBootApplicationIT {
                 topic.write("grown-running", PER_PARTITION);
                 topic.awaitServed(orders.received, "after-running-growth");
 
-                container.stop();
-                awaitNoMembers(kafka, group);
-                topic.grow(6);
-                topic.write("grown-stopped", PER_PARTITION);
-                container.start();
-                topic.awaitServed(orders.received, "after-stopped-growth");
+                growWhileStopped(kafka, group, topic, container, orders.received, 6);
                 RecordTally expected = afterStart(topic);
                 await("every record written after the start").atMost(WAIT).until(() -> orders.received.containsAll(expected));
                 // Boot's Micrometer integration (its consumer-factory customizer) binds the SDK's metrics with Kafka's
@@ -101,12 +96,7 @@ class GaplessBootApplicationIT {
             assertEquals(DefaultKafkaConsumerFactory.class, app.getBean(ConsumerFactory.class).getClass());
             MessageListenerContainer container = app.getBean(KafkaListenerEndpointRegistry.class).getListenerContainer("orders");
             awaitCommitted(kafka, group, topic, 2);
-            container.stop();
-            awaitNoMembers(kafka, group);
-            topic.grow(4);
-            topic.write("grown-stopped", PER_PARTITION);
-            container.start();
-            topic.awaitServed(orders.received, "after-stopped-growth");
+            growWhileStopped(kafka, group, topic, container, orders.received, 4);
             await("the old partitions' records").atMost(WAIT).until(() ->
                     IntStream.of(0, 1).allMatch(p -> orders.received.count(p, v -> v.startsWith("grown-stopped")) == PER_PARTITION));
             int lost = IntStream.of(2, 3).map(p -> PER_PARTITION - orders.received.count(p, v -> v.startsWith("grown-stopped"))).sum();
@@ -133,6 +123,17 @@ class GaplessBootApplicationIT {
         });
         return new SpringApplicationBuilder(OrdersApplication.class).web(WebApplicationType.NONE)
                 .properties(properties.toArray(String[]::new)).run();
+    }
+
+    /** Stops the listener, grows the topic and writes to every partition, starts it again and waits until every partition serves it. */
+    private static void growWhileStopped(EmbeddedKafka kafka, String group, GrowingTopic topic, MessageListenerContainer container,
+                                         RecordTally received, int partitions) {
+        container.stop();
+        awaitNoMembers(kafka, group);
+        topic.grow(partitions);
+        topic.write("grown-stopped", PER_PARTITION);
+        container.start();
+        topic.awaitServed(received, "after-stopped-growth");
     }
 
     private static RecordTally afterStart(GrowingTopic topic) {

@@ -4,16 +4,14 @@ import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.share.admin.ShareGroupSettings;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
+import io.gapless.kafka.testkit.TestClients;
 import io.gapless.kafka.testkit.TestTopics;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
@@ -141,24 +139,8 @@ class TransactionalShareListenerIT {
         return partitions.stream().allMatch(tp -> offsets.get(tp) != null && offsets.get(tp).lag().orElse(-1L) == 0);
     }
 
-    /** Every value a read_committed consumer sees in {@code topic} (one partition), from its beginning. */
     static List<String> committedValues(EmbeddedKafka kafka, String topic) {
-        Map<String, Object> props = new HashMap<>();
-        kafka.clientProperties().forEach((k, v) -> props.put((String) k, v));
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<String> values = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
-            TopicPartition tp = new TopicPartition(topic, 0);
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            long end = consumer.endOffsets(List.of(tp)).get(tp);
-            while (consumer.position(tp) < end) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
-                    values.add(r.value());
-                }
-            }
-        }
-        return values;
+        return TestClients.committedValues(kafka, topic);
     }
 
     /** The application: the listener only sends; a poison record always fails, a flaky one fails its first delivery. */
