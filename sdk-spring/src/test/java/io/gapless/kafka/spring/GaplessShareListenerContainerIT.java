@@ -33,7 +33,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static io.gapless.kafka.spring.GrowingTopic.WAIT;
@@ -90,7 +89,7 @@ class GaplessShareListenerContainerIT {
                 topic.awaitServed(received, "after-running-growth");
 
                 container.stop();
-                awaitNoMembers(kafka, group);
+                GroupWaits.awaitNoShareMembers(kafka, group);
                 topic.grow(6);
                 topic.write("grown-stopped", PER_PARTITION);
                 container.start();
@@ -109,10 +108,5 @@ class GaplessShareListenerContainerIT {
 
     private static Map<Integer, List<String>> expected(GrowingTopic topic) {
         return topic.written().sorted(NOT_WARM_UP.and(v -> !v.startsWith("history")));
-    }
-
-    private static void awaitNoMembers(EmbeddedKafka kafka, String group) {
-        await("share group " + group + " without members").atMost(WAIT).ignoreExceptions().until(() ->
-                kafka.admin().describeShareGroups(List.of(group)).all().get(10, TimeUnit.SECONDS).get(group).members().isEmpty());
     }
 }

@@ -18,9 +18,11 @@ package io.gapless.kafka.testkit;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -129,5 +131,22 @@ public final class TestClients {
             consumer.poll(Duration.ofMillis(100)).forEach(received::add);
         }
         return received;
+    }
+
+    /** Every value a {@code read_committed} consumer sees in partition 0 of {@code topic}, from its beginning to its end now. */
+    public static List<String> committedValues(EmbeddedKafka kafka, String topic) {
+        Properties props = kafka.clientProperties();
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            while (consumer.position(tp) < end) {
+                consumer.poll(Duration.ofMillis(100)).forEach(r -> values.add(r.value()));
+            }
+        }
+        return values;
     }
 }
