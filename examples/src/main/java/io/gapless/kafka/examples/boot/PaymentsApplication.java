@@ -50,6 +50,7 @@ public class PaymentsApplication {
     }
 
     /** No transaction call: the container's poll transaction carries this output and the payment's acknowledgement. */
+    // tag::boot-transactional-share-listener[]
     @KafkaListener(id = "enricher", groupId = ENRICHER_GROUP, topics = PAYMENTS, containerFactory = "transactionalShareListenerContainerFactory")
     void enrich(ConsumerRecord<String, String> payment) {
         if (payment.value().contains("poison")) {
@@ -57,6 +58,7 @@ public class PaymentsApplication {
         }
         template.send(ENRICHED, payment.key(), payment.value() + " enriched");
     }
+    // end::boot-transactional-share-listener[]
 
     /** The order values the orders listener received. */
     public Set<String> orders() {
