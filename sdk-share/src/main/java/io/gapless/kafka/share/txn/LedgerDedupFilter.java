@@ -24,9 +24,9 @@ import java.util.function.Supplier;
 /**
  * Drops redelivered records ({@code deliveryCount() > 1}) whose acknowledgement a committed
  * ledger entry already holds, acknowledging them as recorded: the crash between a commit and its
- * acknowledgement. Only entries whose acknowledgements the group never confirmed count (a
- * confirmed record delivered again belongs to a reset or re-created share-partition), and only
- * under the topic's current id (looked up afresh before anything is dropped). First deliveries
+ * acknowledgement. Every committed entry counts, confirmed or not (a delivery count never tells a
+ * later incarnation of the group: issue 22), but only under the topic's current id (looked up
+ * afresh before anything is dropped). First deliveries
  * pass untouched and cost nothing. A lookup that cannot be completed lets the record through: the
  * producer's commit check still refuses to commit it twice.
  */
@@ -93,7 +93,7 @@ final class LedgerDedupFilter<K, V> {
                     if (id == null) {
                         id = topicIds.topicId(tp.topic());
                     }
-                    LedgerRange done = unconfirmed(index, new ShareKey(group, id, tp.topic(), tp.partition()), r.offset());
+                    LedgerRange done = committed(index, new ShareKey(group, id, tp.topic(), tp.partition()), r.offset());
                     if (done != null && idCurrent == null) {
                         idCurrent = id.equals(fresh(tp.topic()));
                     }
@@ -115,13 +115,9 @@ final class LedgerDedupFilter<K, V> {
         return dropped == 0 ? records : new ConsumerRecords<>(kept);
     }
 
-    private static LedgerRange unconfirmed(LedgerIndex index, ShareKey key, long offset) {
-        for (LedgerRange r : index.covering(key, offset, Long.MAX_VALUE)) {
-            if (!index.confirmed(key, r.ledgerOffset())) {
-                return r;
-            }
-        }
-        return null;
+    private static LedgerRange committed(LedgerIndex index, ShareKey key, long offset) {
+        List<LedgerRange> covering = index.covering(key, offset, Long.MAX_VALUE);
+        return covering.isEmpty() ? null : covering.get(0);
     }
 
     // Before acknowledging without output: is the cached id still the topic's? (Cached again by the lookup.)

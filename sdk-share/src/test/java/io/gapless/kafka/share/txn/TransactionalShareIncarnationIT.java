@@ -32,10 +32,12 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The ledger across incarnations of what it keys (issue 12, holes 3 and 4): an input topic deleted
- * and re-created, a share group whose offsets are reset backwards, a share group deleted and
- * re-created. Records of the new incarnation are processed once; the old ledger entries must
- * neither refuse them nor acknowledge them without output.
+ * The ledger across incarnations of what it keys (issue 12, holes 3 and 4; issue 22): an input
+ * topic deleted and re-created is a new incarnation (new topic id): its records are processed once.
+ * A share group whose offsets are reset backwards, or deleted and re-created, is not told apart
+ * from a stale holder: Kafka 4.4 shows nothing that identifies it (ShareAcknowledgeFactsIT: the
+ * reported start offset trails at 0 before and after a reset) and a delivery count proves nothing
+ * (issue 22). Records a committed entry holds are acknowledged as recorded, never output twice.
  */
 @EmbeddedKafkaTest
 class TransactionalShareIncarnationIT {
@@ -129,7 +131,7 @@ class TransactionalShareIncarnationIT {
     }
 
     @Test
-    void offsetsResetBackwardsAreProcessedOnceMore() throws Exception {
+    void offsetsResetBackwardsOverCommittedRecordsAreAcknowledgedAsRecorded() throws Exception {
         GaplessShareConsumer<String, String> c = consumer();
         TransactionalShareProducer<String, String> p = producer();
         drain(p, c);
@@ -143,11 +145,11 @@ class TransactionalShareIncarnationIT {
             return true;
         });
         drain(producer(), consumer());
-        assertEquals(expected(2, "v"), outputCounts(), "every record once per incarnation of the group's offsets");
+        assertEquals(expected(1, "v"), outputCounts(), "a record a committed entry holds is never output again");
     }
 
     @Test
-    void aShareGroupDeletedAndRecreatedProcessesItsRecordsAgain() throws Exception {
+    void aShareGroupDeletedAndRecreatedAcknowledgesCommittedRecordsAsRecorded() throws Exception {
         GaplessShareConsumer<String, String> c = consumer();
         TransactionalShareProducer<String, String> p = producer();
         drain(p, c);
@@ -159,6 +161,6 @@ class TransactionalShareIncarnationIT {
         });
         configureGroup(kafka, group, 2000);
         drain(producer(), consumer());
-        assertEquals(expected(2, "v"), outputCounts(), "every record once per incarnation of the group");
+        assertEquals(expected(1, "v"), outputCounts(), "a record a committed entry holds is never output again");
     }
 }

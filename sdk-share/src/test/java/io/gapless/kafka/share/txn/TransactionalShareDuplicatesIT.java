@@ -1,0 +1,225 @@
+package io.gapless.kafka.share.txn;
+
+import io.gapless.kafka.share.GaplessShareConsumer;
+import io.gapless.kafka.testkit.EmbeddedKafka;
+import io.gapless.kafka.testkit.EmbeddedKafkaTest;
+import io.gapless.kafka.testkit.TestTopics;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static io.gapless.kafka.share.txn.ShareTestSupport.allAcknowledged;
+import static io.gapless.kafka.share.txn.ShareTestSupport.committedValues;
+import static io.gapless.kafka.share.txn.ShareTestSupport.configureGroup;
+import static io.gapless.kafka.share.txn.ShareTestSupport.consumerConfig;
+import static io.gapless.kafka.share.txn.ShareTestSupport.produce;
+import static io.gapless.kafka.share.txn.ShareTestSupport.producerConfig;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 22's reproductions on the embedded broker, each step driven one at a time: two
+ * participants of one transaction where only one acknowledgement lands (finding 1), two stale
+ * holders at delivery limit 2 after the record was archived below the start offset (finding 2),
+ * and a healthy producer the slow path must not fence (finding 5). Every input at most once in
+ * the read_committed output, and once the group is drained, exactly once or archived.
+ */
+@EmbeddedKafkaTest
+class TransactionalShareDuplicatesIT {
+    private static final int LOCK_MS = 1500;
+
+    private final EmbeddedKafka kafka;
+    private final String input = TestTopics.unique("dup-in");
+    private final String output = TestTopics.unique("dup-out");
+    private final String group = TestTopics.unique("dup-group");
+    private final String ledger = TestTopics.unique("dup-ledger");
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    TransactionalShareDuplicatesIT(EmbeddedKafka kafka) {
+        this.kafka = kafka;
+        kafka.createTopic(input, 1);
+        kafka.createTopic(output, 1);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : closeables) {
+            try {
+                c.close();
+            } catch (RuntimeException e) {
+                // already closed by the test
+            }
+        }
+    }
+
+    private GaplessShareConsumer<String, String> consumer() {
+        GaplessShareConsumer<String, String> c = new GaplessShareConsumer<>(consumerConfig(kafka, group, ledger));
+        c.subscribe(List.of(input));
+        closeables.add(c);
+        return c;
+    }
+
+    private TransactionalShareProducer<String, String> producer() {
+        TransactionalShareProducer<String, String> p = new TransactionalShareProducer<>(producerConfig(kafka, TestTopics.unique("txn"), ledger));
+        closeables.add(p);
+        p.initTransactions();
+        return p;
+    }
+
+    private static ConsumerRecords<String, String> pollUntilSome(GaplessShareConsumer<String, String> c) {
+        List<ConsumerRecords<String, String>> got = new ArrayList<>();
+        await().pollInSameThread().atMost(Duration.ofSeconds(30)).until(() -> {
+            ConsumerRecords<String, String> records = c.poll(Duration.ofMillis(200));
+            if (!records.isEmpty()) {
+                got.add(records);
+            }
+            return !got.isEmpty();
+        });
+        return got.get(0);
+    }
+
+    /** One transaction: the records' values to the output, their acknowledgements from each consumer. Returns whether it committed. */
+    @SafeVarargs
+    private boolean commit(TransactionalShareProducer<String, String> p, Map.Entry<GaplessShareConsumer<String, String>,
+            ConsumerRecords<String, String>>... parts) {
+        p.beginTransaction();
+        try {
+            for (Map.Entry<GaplessShareConsumer<String, String>, ConsumerRecords<String, String>> part : parts) {
+                for (ConsumerRecord<String, String> r : part.getValue()) {
+                    p.send(new ProducerRecord<>(output, r.key(), r.value()));
+                }
+                p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(part.getValue(), AcknowledgeType.ACCEPT),
+                        part.getKey().shareGroupMetadata());
+            }
+            p.commitTransaction();
+            return true;
+        } catch (KafkaException e) {
+            p.abortTransaction();
+            return false;
+        }
+    }
+
+    /** Copies records to the output transactionally until the group has acknowledged everything; refusals are retried. */
+    private void drain(TransactionalShareProducer<String, String> p, GaplessShareConsumer<String, String> c) {
+        await().pollInSameThread().atMost(Duration.ofSeconds(60)).until(() -> {
+            ConsumerRecords<String, String> records = c.poll(Duration.ofMillis(200));
+            if (!records.isEmpty()) {
+                commit(p, Map.entry(c, records));
+            }
+            return allAcknowledged(kafka, group, input);
+        });
+    }
+
+    private Map<String, Integer> outputCounts() {
+        Map<String, Integer> counts = new TreeMap<>();
+        committedValues(kafka, output).forEach(v -> counts.merge(v, 1, Integer::sum));
+        return counts;
+    }
+
+    private static void assertAtMostOnce(Map<String, Integer> counts) {
+        counts.forEach((value, n) -> assertEquals(1, n, value + " was committed " + n + " times: " + counts));
+    }
+
+    /**
+     * Finding 1: C1 and C2 hold disjoint records of one share-partition, one transaction stages both;
+     * only C1's acknowledgements land (C2 is closed before the commit, so Kafka released its records).
+     */
+    @Test
+    void oneParticipantsAcknowledgementDoesNotConfirmAnothersRecords() throws Exception {
+        configureGroup(kafka, group, 30_000, 5);
+        produce(kafka, input, 5, "a");
+        GaplessShareConsumer<String, String> c1 = consumer();
+        ConsumerRecords<String, String> first = pollUntilSome(c1);
+        produce(kafka, input, 5, "b");
+        GaplessShareConsumer<String, String> c2 = consumer();
+        ConsumerRecords<String, String> second = pollUntilSome(c2);
+        TransactionalShareProducer<String, String> p = producer();
+        p.beginTransaction();
+        for (ConsumerRecord<String, String> r : first) {
+            p.send(new ProducerRecord<>(output, r.key(), r.value()));
+        }
+        for (ConsumerRecord<String, String> r : second) {
+            p.send(new ProducerRecord<>(output, r.key(), r.value()));
+        }
+        p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(first, AcknowledgeType.ACCEPT), c1.shareGroupMetadata());
+        p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(second, AcknowledgeType.ACCEPT), c2.shareGroupMetadata());
+        c2.close();
+        p.commitTransaction();
+        p.close();   // writes the confirmations its next entry would have carried
+
+        drain(producer(), c1);
+        Map<String, Integer> counts = outputCounts();
+        assertAtMostOnce(counts);
+        assertEquals(first.count() + second.count(), counts.size(), "every input exactly once: " + counts);
+    }
+
+    /**
+     * Finding 2: with share.delivery.count.limit=2, H1 (delivery 1) and H2 (delivery 2) both outlive
+     * their locks, the record is archived and a later commit moves the start offset past it; then H1
+     * and H2 commit it, and Kafka reports both acknowledgements as success.
+     */
+    @Test
+    void twoStaleHoldersOfAnArchivedRecordDoNotBothCommitIt() throws Exception {
+        configureGroup(kafka, group, LOCK_MS, 2);
+        produce(kafka, input, 1, "r");
+        GaplessShareConsumer<String, String> h1 = consumer();
+        ConsumerRecords<String, String> d1 = pollUntilSome(h1);
+        GaplessShareConsumer<String, String> h2 = consumer();
+        ConsumerRecords<String, String> d2 = pollUntilSome(h2);
+        assertEquals((short) 2, d2.iterator().next().deliveryCount().orElseThrow());
+
+        produce(kafka, input, 1, "s");
+        drain(producer(), consumer());   // s committed; lag 0 once r is archived
+
+        TransactionalShareProducer<String, String> p1 = producer();
+        boolean h1Committed = commit(p1, Map.entry(h1, d1));
+        p1.close();   // writes the confirmations its next entry would have carried
+        boolean h2Committed = commit(producer(), Map.entry(h2, d2));
+        Map<String, Integer> counts = outputCounts();
+        assertAtMostOnce(counts);
+        assertEquals(1, counts.get("s0"));
+        assertTrue(!(h1Committed && h2Committed), "at most one stale holder commits r0: " + counts);
+    }
+
+    /**
+     * Finding 5: P1's entry for r committed (its acknowledgement did not land: r had been redelivered
+     * to C2); P2, staging the redelivery, takes the slow path. It must not fence P1, whose
+     * transaction is long resolved: P1's next transaction commits.
+     */
+    @Test
+    void theSlowPathDoesNotFenceAProducerWhoseEntryIsResolved() throws Exception {
+        configureGroup(kafka, group, LOCK_MS, 5);
+        produce(kafka, input, 1, "r");
+        GaplessShareConsumer<String, String> c1 = consumer();
+        ConsumerRecords<String, String> d1 = pollUntilSome(c1);
+        GaplessShareConsumer<String, String> c2 = consumer();
+        ConsumerRecords<String, String> d2 = pollUntilSome(c2);
+        assertEquals((short) 2, d2.iterator().next().deliveryCount().orElseThrow());
+
+        TransactionalShareProducer<String, String> p1 = producer();
+        assertTrue(commit(p1, Map.entry(c1, d1)), "P1 sees no entry for r: it commits");
+        TransactionalShareProducer<String, String> p2 = producer();
+        assertTrue(!commit(p2, Map.entry(c2, d2)), "P2 is refused: P1 committed r");
+
+        produce(kafka, input, 1, "s");
+        ConsumerRecords<String, String> next = pollUntilSome(c1);
+        p1.beginTransaction();
+        for (ConsumerRecord<String, String> r : next) {
+            p1.send(new ProducerRecord<>(output, r.key(), r.value()));
+        }
+        p1.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(next, AcknowledgeType.ACCEPT), c1.shareGroupMetadata());
+        p1.commitTransaction();   // fenced on unfixed code
+        assertEquals(Map.of("r0", 1, "s0", 1), outputCounts());
+    }
+}
