@@ -82,17 +82,24 @@ final class LedgerDedupFilter<K, V> {
             log.warn("Ack-ledger lookup failed ({}); redelivered records are handed out and checked at commit", e.toString());
             return records;
         }
+        // Every topic id first: a lookup that fails (it throws) must do so before anything is acknowledged.
+        Map<TopicPartition, Uuid> ids = new LinkedHashMap<>();
+        for (TopicPartition tp : records.partitions()) {
+            for (ConsumerRecord<K, V> r : records.records(tp)) {
+                if (r.deliveryCount().orElse((short) 1) > 1) {
+                    ids.put(tp, topicIds.topicId(tp.topic()));
+                    break;
+                }
+            }
+        }
         Map<TopicPartition, List<ConsumerRecord<K, V>>> kept = new LinkedHashMap<>();
         int dropped = 0;
         for (TopicPartition tp : records.partitions()) {
             List<ConsumerRecord<K, V>> list = new ArrayList<>();
-            Uuid id = null;
+            Uuid id = ids.get(tp);
             Boolean idCurrent = null;
             for (ConsumerRecord<K, V> r : records.records(tp)) {
                 if (r.deliveryCount().orElse((short) 1) > 1) {
-                    if (id == null) {
-                        id = topicIds.topicId(tp.topic());
-                    }
                     LedgerRange done = committed(index, new ShareKey(group, id, tp.topic(), tp.partition()), r.offset());
                     if (done != null && idCurrent == null) {
                         idCurrent = id.equals(fresh(tp.topic()));
