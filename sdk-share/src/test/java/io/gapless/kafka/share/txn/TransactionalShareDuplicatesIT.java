@@ -3,12 +3,10 @@ package io.gapless.kafka.share.txn;
 import io.gapless.kafka.share.GaplessShareConsumer;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
-import io.gapless.kafka.testkit.TestTopics;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -16,14 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
-import static io.gapless.kafka.share.txn.ShareTestSupport.allAcknowledged;
-import static io.gapless.kafka.share.txn.ShareTestSupport.committedValues;
 import static io.gapless.kafka.share.txn.ShareTestSupport.configureGroup;
-import static io.gapless.kafka.share.txn.ShareTestSupport.consumerConfig;
 import static io.gapless.kafka.share.txn.ShareTestSupport.produce;
-import static io.gapless.kafka.share.txn.ShareTestSupport.producerConfig;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,41 +33,30 @@ class TransactionalShareDuplicatesIT {
     private static final int LOCK_MS = 1500;
 
     private final EmbeddedKafka kafka;
-    private final String input = TestTopics.unique("dup-in");
-    private final String output = TestTopics.unique("dup-out");
-    private final String group = TestTopics.unique("dup-group");
-    private final String ledger = TestTopics.unique("dup-ledger");
-    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final ShareTxnFixture f;
+    private final String input;
+    private final String output;
+    private final String group;
 
     TransactionalShareDuplicatesIT(EmbeddedKafka kafka) {
         this.kafka = kafka;
-        kafka.createTopic(input, 1);
-        kafka.createTopic(output, 1);
+        this.f = new ShareTxnFixture(kafka, "dup");
+        this.input = f.input;
+        this.output = f.output;
+        this.group = f.group;
     }
 
     @AfterEach
-    void close() throws Exception {
-        for (AutoCloseable c : closeables) {
-            try {
-                c.close();
-            } catch (RuntimeException e) {
-                // already closed by the test
-            }
-        }
+    void close() {
+        f.close();
     }
 
     private GaplessShareConsumer<String, String> consumer() {
-        GaplessShareConsumer<String, String> c = new GaplessShareConsumer<>(consumerConfig(kafka, group, ledger));
-        c.subscribe(List.of(input));
-        closeables.add(c);
-        return c;
+        return f.consumer();
     }
 
     private TransactionalShareProducer<String, String> producer() {
-        TransactionalShareProducer<String, String> p = new TransactionalShareProducer<>(producerConfig(kafka, TestTopics.unique("txn"), ledger));
-        closeables.add(p);
-        p.initTransactions();
-        return p;
+        return f.producer();
     }
 
     private static ConsumerRecords<String, String> pollUntilSome(GaplessShareConsumer<String, String> c) {
@@ -89,42 +71,18 @@ class TransactionalShareDuplicatesIT {
         return got.get(0);
     }
 
-    /** One transaction: the records' values to the output, their acknowledgements from each consumer. Returns whether it committed. */
     @SafeVarargs
-    private boolean commit(TransactionalShareProducer<String, String> p, Map.Entry<GaplessShareConsumer<String, String>,
-            ConsumerRecords<String, String>>... parts) {
-        p.beginTransaction();
-        try {
-            for (Map.Entry<GaplessShareConsumer<String, String>, ConsumerRecords<String, String>> part : parts) {
-                for (ConsumerRecord<String, String> r : part.getValue()) {
-                    p.send(new ProducerRecord<>(output, r.key(), r.value()));
-                }
-                p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(part.getValue(), AcknowledgeType.ACCEPT),
-                        part.getKey().shareGroupMetadata());
-            }
-            p.commitTransaction();
-            return true;
-        } catch (KafkaException e) {
-            p.abortTransaction();
-            return false;
-        }
+    private boolean commit(TransactionalShareProducer<String, String> p,
+                           Map.Entry<GaplessShareConsumer<String, String>, ConsumerRecords<String, String>>... parts) {
+        return f.commit(p, parts);
     }
 
-    /** Copies records to the output transactionally until the group has acknowledged everything; refusals are retried. */
     private void drain(TransactionalShareProducer<String, String> p, GaplessShareConsumer<String, String> c) {
-        await().pollInSameThread().atMost(Duration.ofSeconds(60)).until(() -> {
-            ConsumerRecords<String, String> records = c.poll(Duration.ofMillis(200));
-            if (!records.isEmpty()) {
-                commit(p, Map.entry(c, records));
-            }
-            return allAcknowledged(kafka, group, input);
-        });
+        f.drain(p, c);
     }
 
     private Map<String, Integer> outputCounts() {
-        Map<String, Integer> counts = new TreeMap<>();
-        committedValues(kafka, output).forEach(v -> counts.merge(v, 1, Integer::sum));
-        return counts;
+        return f.outputCounts();
     }
 
     private static void assertAtMostOnce(Map<String, Integer> counts) {

@@ -3,31 +3,20 @@ package io.gapless.kafka.share.txn;
 import io.gapless.kafka.share.GaplessShareConsumer;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
-import io.gapless.kafka.testkit.TestTopics;
 import org.apache.kafka.clients.admin.AlterShareGroupOffsetsResult;
-import org.apache.kafka.clients.consumer.AcknowledgeType;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-import static io.gapless.kafka.share.txn.ShareTestSupport.allAcknowledged;
-import static io.gapless.kafka.share.txn.ShareTestSupport.committedValues;
 import static io.gapless.kafka.share.txn.ShareTestSupport.configureGroup;
-import static io.gapless.kafka.share.txn.ShareTestSupport.consumerConfig;
 import static io.gapless.kafka.share.txn.ShareTestSupport.produce;
-import static io.gapless.kafka.share.txn.ShareTestSupport.producerConfig;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -44,66 +33,38 @@ class TransactionalShareIncarnationIT {
     private static final int RECORDS = 10;
 
     private final EmbeddedKafka kafka;
-    private final String input = TestTopics.unique("inc-in");
-    private final String output = TestTopics.unique("inc-out");
-    private final String group = TestTopics.unique("inc-group");
-    private final String ledger = TestTopics.unique("inc-ledger");
-    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final ShareTxnFixture f;
+    private final String input;
+    private final String group;
 
     TransactionalShareIncarnationIT(EmbeddedKafka kafka) throws Exception {
         this.kafka = kafka;
-        kafka.createTopic(input, 1);
-        kafka.createTopic(output, 1);
+        this.f = new ShareTxnFixture(kafka, "inc");
+        this.input = f.input;
+        this.group = f.group;
         configureGroup(kafka, group, 2000);
         produce(kafka, input, RECORDS, "v");
     }
 
     @AfterEach
-    void close() throws Exception {
-        for (AutoCloseable c : closeables) {
-            c.close();
-        }
+    void close() {
+        f.close();
     }
 
     private GaplessShareConsumer<String, String> consumer() {
-        GaplessShareConsumer<String, String> c = new GaplessShareConsumer<>(consumerConfig(kafka, group, ledger));
-        c.subscribe(List.of(input));
-        closeables.add(c);
-        return c;
+        return f.consumer();
     }
 
     private TransactionalShareProducer<String, String> producer() {
-        TransactionalShareProducer<String, String> p = new TransactionalShareProducer<>(producerConfig(kafka, TestTopics.unique("txn"), ledger));
-        closeables.add(p);
-        p.initTransactions();
-        return p;
+        return f.producer();
     }
 
-    /** Copies records to the output transactionally until the group has acknowledged everything; refusals are retried. */
     private void drain(TransactionalShareProducer<String, String> p, GaplessShareConsumer<String, String> c) {
-        await().pollInSameThread().atMost(Duration.ofSeconds(60)).until(() -> {
-            ConsumerRecords<String, String> records = c.poll(Duration.ofMillis(200));
-            if (!records.isEmpty()) {
-                p.beginTransaction();
-                try {
-                    for (ConsumerRecord<String, String> r : records) {
-                        p.send(new ProducerRecord<>(output, r.key(), r.value()));
-                    }
-                    p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(records, AcknowledgeType.ACCEPT),
-                            c.shareGroupMetadata());
-                    p.commitTransaction();
-                } catch (KafkaException e) {
-                    p.abortTransaction();
-                }
-            }
-            return allAcknowledged(kafka, group, input);
-        });
+        f.drain(p, c);
     }
 
     private Map<String, Integer> outputCounts() {
-        Map<String, Integer> counts = new TreeMap<>();
-        committedValues(kafka, output).forEach(v -> counts.merge(v, 1, Integer::sum));
-        return counts;
+        return f.outputCounts();
     }
 
     private static Map<String, Integer> expected(int times, String... prefixes) {
