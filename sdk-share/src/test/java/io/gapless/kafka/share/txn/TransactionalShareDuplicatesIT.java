@@ -51,14 +51,6 @@ class TransactionalShareDuplicatesIT {
         f.close();
     }
 
-    private GaplessShareConsumer<String, String> consumer() {
-        return f.consumer();
-    }
-
-    private TransactionalShareProducer<String, String> producer() {
-        return f.producer();
-    }
-
     private static ConsumerRecords<String, String> pollUntilSome(GaplessShareConsumer<String, String> c) {
         List<ConsumerRecords<String, String>> got = new ArrayList<>();
         await().pollInSameThread().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -69,20 +61,6 @@ class TransactionalShareDuplicatesIT {
             return !got.isEmpty();
         });
         return got.get(0);
-    }
-
-    @SafeVarargs
-    private boolean commit(TransactionalShareProducer<String, String> p,
-                           Map.Entry<GaplessShareConsumer<String, String>, ConsumerRecords<String, String>>... parts) {
-        return f.commit(p, parts);
-    }
-
-    private void drain(TransactionalShareProducer<String, String> p, GaplessShareConsumer<String, String> c) {
-        f.drain(p, c);
-    }
-
-    private Map<String, Integer> outputCounts() {
-        return f.outputCounts();
     }
 
     private static void assertAtMostOnce(Map<String, Integer> counts) {
@@ -97,12 +75,12 @@ class TransactionalShareDuplicatesIT {
     void oneParticipantsAcknowledgementDoesNotConfirmAnothersRecords() throws Exception {
         configureGroup(kafka, group, 30_000, 5);
         produce(kafka, input, 5, "a");
-        GaplessShareConsumer<String, String> c1 = consumer();
+        GaplessShareConsumer<String, String> c1 = f.consumer();
         ConsumerRecords<String, String> first = pollUntilSome(c1);
         produce(kafka, input, 5, "b");
-        GaplessShareConsumer<String, String> c2 = consumer();
+        GaplessShareConsumer<String, String> c2 = f.consumer();
         ConsumerRecords<String, String> second = pollUntilSome(c2);
-        TransactionalShareProducer<String, String> p = producer();
+        TransactionalShareProducer<String, String> p = f.producer();
         p.beginTransaction();
         for (ConsumerRecord<String, String> r : first) {
             p.send(new ProducerRecord<>(output, r.key(), r.value()));
@@ -116,8 +94,8 @@ class TransactionalShareDuplicatesIT {
         p.commitTransaction();
         p.close();   // writes the confirmations its next entry would have carried
 
-        drain(producer(), c1);
-        Map<String, Integer> counts = outputCounts();
+        f.drain(f.producer(), c1);
+        Map<String, Integer> counts = f.outputCounts();
         assertAtMostOnce(counts);
         assertEquals(first.count() + second.count(), counts.size(), "every input exactly once: " + counts);
     }
@@ -131,20 +109,20 @@ class TransactionalShareDuplicatesIT {
     void twoStaleHoldersOfAnArchivedRecordDoNotBothCommitIt() throws Exception {
         configureGroup(kafka, group, LOCK_MS, 2);
         produce(kafka, input, 1, "r");
-        GaplessShareConsumer<String, String> h1 = consumer();
+        GaplessShareConsumer<String, String> h1 = f.consumer();
         ConsumerRecords<String, String> d1 = pollUntilSome(h1);
-        GaplessShareConsumer<String, String> h2 = consumer();
+        GaplessShareConsumer<String, String> h2 = f.consumer();
         ConsumerRecords<String, String> d2 = pollUntilSome(h2);
         assertEquals((short) 2, d2.iterator().next().deliveryCount().orElseThrow());
 
         produce(kafka, input, 1, "s");
-        drain(producer(), consumer());   // s committed; lag 0 once r is archived
+        f.drain(f.producer(), f.consumer());   // s committed; lag 0 once r is archived
 
-        TransactionalShareProducer<String, String> p1 = producer();
-        boolean h1Committed = commit(p1, Map.entry(h1, d1));
+        TransactionalShareProducer<String, String> p1 = f.producer();
+        boolean h1Committed = f.commit(p1, Map.entry(h1, d1));
         p1.close();   // writes the confirmations its next entry would have carried
-        boolean h2Committed = commit(producer(), Map.entry(h2, d2));
-        Map<String, Integer> counts = outputCounts();
+        boolean h2Committed = f.commit(f.producer(), Map.entry(h2, d2));
+        Map<String, Integer> counts = f.outputCounts();
         assertAtMostOnce(counts);
         assertEquals(1, counts.get("s0"));
         assertTrue(!(h1Committed && h2Committed), "at most one stale holder commits r0: " + counts);
@@ -159,16 +137,16 @@ class TransactionalShareDuplicatesIT {
     void theSlowPathDoesNotFenceAProducerWhoseEntryIsResolved() throws Exception {
         configureGroup(kafka, group, LOCK_MS, 5);
         produce(kafka, input, 1, "r");
-        GaplessShareConsumer<String, String> c1 = consumer();
+        GaplessShareConsumer<String, String> c1 = f.consumer();
         ConsumerRecords<String, String> d1 = pollUntilSome(c1);
-        GaplessShareConsumer<String, String> c2 = consumer();
+        GaplessShareConsumer<String, String> c2 = f.consumer();
         ConsumerRecords<String, String> d2 = pollUntilSome(c2);
         assertEquals((short) 2, d2.iterator().next().deliveryCount().orElseThrow());
 
-        TransactionalShareProducer<String, String> p1 = producer();
-        assertTrue(commit(p1, Map.entry(c1, d1)), "P1 sees no entry for r: it commits");
-        TransactionalShareProducer<String, String> p2 = producer();
-        assertTrue(!commit(p2, Map.entry(c2, d2)), "P2 is refused: P1 committed r");
+        TransactionalShareProducer<String, String> p1 = f.producer();
+        assertTrue(f.commit(p1, Map.entry(c1, d1)), "P1 sees no entry for r: it commits");
+        TransactionalShareProducer<String, String> p2 = f.producer();
+        assertTrue(!f.commit(p2, Map.entry(c2, d2)), "P2 is refused: P1 committed r");
 
         produce(kafka, input, 1, "s");
         ConsumerRecords<String, String> next = pollUntilSome(c1);
@@ -178,6 +156,6 @@ class TransactionalShareDuplicatesIT {
         }
         p1.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(next, AcknowledgeType.ACCEPT), c1.shareGroupMetadata());
         p1.commitTransaction();   // fenced on unfixed code
-        assertEquals(Map.of("r0", 1, "s0", 1), outputCounts());
+        assertEquals(Map.of("r0", 1, "s0", 1), f.outputCounts());
     }
 }

@@ -51,22 +51,6 @@ class TransactionalShareIncarnationIT {
         f.close();
     }
 
-    private GaplessShareConsumer<String, String> consumer() {
-        return f.consumer();
-    }
-
-    private TransactionalShareProducer<String, String> producer() {
-        return f.producer();
-    }
-
-    private void drain(TransactionalShareProducer<String, String> p, GaplessShareConsumer<String, String> c) {
-        f.drain(p, c);
-    }
-
-    private Map<String, Integer> outputCounts() {
-        return f.outputCounts();
-    }
-
     private static Map<String, Integer> expected(int times, String... prefixes) {
         Map<String, Integer> m = new TreeMap<>();
         for (String prefix : prefixes) {
@@ -77,25 +61,25 @@ class TransactionalShareIncarnationIT {
 
     @Test
     void aTopicDeletedAndRecreatedIsProcessedAgainFromItsNewRecords() throws Exception {
-        GaplessShareConsumer<String, String> c = consumer();
-        TransactionalShareProducer<String, String> p = producer();
-        drain(p, c);
-        assertEquals(expected(1, "v"), outputCounts());
+        GaplessShareConsumer<String, String> c = f.consumer();
+        TransactionalShareProducer<String, String> p = f.producer();
+        f.drain(p, c);
+        assertEquals(expected(1, "v"), f.outputCounts());
 
         // Within the consumer's topic-id cache: same name, same offsets, a new topic id.
         kafka.deleteTopics(input);
         await().atMost(Duration.ofSeconds(30)).until(() -> !kafka.admin().listTopics().names().get().contains(input));
         kafka.createTopic(input, 1);
         produce(kafka, input, RECORDS, "w");
-        drain(p, c);
-        assertEquals(expected(1, "v", "w"), outputCounts(), "every record of the re-created topic exactly once in the output");
+        f.drain(p, c);
+        assertEquals(expected(1, "v", "w"), f.outputCounts(), "every record of the re-created topic exactly once in the output");
     }
 
     @Test
     void offsetsResetBackwardsOverCommittedRecordsAreAcknowledgedAsRecorded() throws Exception {
-        GaplessShareConsumer<String, String> c = consumer();
-        TransactionalShareProducer<String, String> p = producer();
-        drain(p, c);
+        GaplessShareConsumer<String, String> c = f.consumer();
+        TransactionalShareProducer<String, String> p = f.producer();
+        f.drain(p, c);
         c.close();
         p.close();
         // The operator resets the (now empty) group to the beginning: the records are to be processed again.
@@ -105,15 +89,15 @@ class TransactionalShareIncarnationIT {
             r.all().get(10, TimeUnit.SECONDS);
             return true;
         });
-        drain(producer(), consumer());
-        assertEquals(expected(1, "v"), outputCounts(), "a record a committed entry holds is never output again");
+        f.drain(f.producer(), f.consumer());
+        assertEquals(expected(1, "v"), f.outputCounts(), "a record a committed entry holds is never output again");
     }
 
     @Test
     void aShareGroupDeletedAndRecreatedAcknowledgesCommittedRecordsAsRecorded() throws Exception {
-        GaplessShareConsumer<String, String> c = consumer();
-        TransactionalShareProducer<String, String> p = producer();
-        drain(p, c);
+        GaplessShareConsumer<String, String> c = f.consumer();
+        TransactionalShareProducer<String, String> p = f.producer();
+        f.drain(p, c);
         c.close();
         p.close();
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
@@ -121,7 +105,7 @@ class TransactionalShareIncarnationIT {
             return true;
         });
         configureGroup(kafka, group, 2000);
-        drain(producer(), consumer());
-        assertEquals(expected(1, "v"), outputCounts(), "a record a committed entry holds is never output again");
+        f.drain(f.producer(), f.consumer());
+        assertEquals(expected(1, "v"), f.outputCounts(), "a record a committed entry holds is never output again");
     }
 }
