@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.benchmarks;
 
 import io.gapless.kafka.testkit.BrokerRequests;
@@ -46,6 +61,8 @@ public final class ShareEosBenchmark implements Benchmark {
         }
         sdk.ifPresentOrElse(s -> {
             loops.add(new LedgerShareLoop(s));
+            loops.add(new ContainerShareLoop());
+            loops.add(LedgerShareLoop.perRecord(s));
             if (mode.controls()) {
                 loops.add(new LedgerShareLoop(s, LEDGER_FAST_RETRY, RETRY_BACKOFF_MS));
             }
@@ -217,6 +234,20 @@ public final class ShareEosBenchmark implements Benchmark {
             r.row(TableRow.checked(NAME, "like for like: commit latency p50 / p99", latency(outcomes.get(FAST_RETRY)),
                     latency(outcomes.get(LEDGER_FAST_RETRY)), "p50 x" + Format.ratio(p50Factor), "p50 <= " + TARGET_COMMIT_P50_FACTOR + "x",
                     p50Factor <= TARGET_COMMIT_P50_FACTOR));
+        }
+        if (rates.containsKey("container") && rates.containsKey("ledger")) {
+            double ledger = rates.get("ledger");
+            double container = rates.get("container");
+            double perRecord = rates.getOrDefault("per_record", Double.NaN);
+            double ratio = Stats.ratio(container, ledger);
+            r.metric("container_vs_ledger", Format.ratio(ratio));
+            r.metric("per_record_vs_ledger", Format.ratio(Stats.ratio(perRecord, ledger)));
+            r.row(TableRow.checked(NAME, "Spring Boot starter's transactional share listener container (one transaction per poll) vs the"
+                    + " SDK's ledger loop, " + figure, Format.rate(ledger) + " (ledger loop)", Format.rate(container) + " (container)",
+                    "ratio " + Format.ratio(ratio), "ratio >= " + TARGET_RATIO, ratio >= TARGET_RATIO));
+            r.row(TableRow.info(NAME, "one transaction per record (sdk-spring README's listener pattern, at most "
+                    + LedgerShareLoop.PER_RECORD_MAX_RECORDS + " records) vs the ledger loop", Format.rate(ledger) + " (ledger loop)",
+                    Format.rate(perRecord) + " (per record)", "ratio " + Format.ratio(Stats.ratio(perRecord, ledger))));
         }
         double share = rates.get("share_plain");
         r.metric("share_plain_vs_consumer_eos", Format.ratio(Stats.ratio(share, eos)));

@@ -1,9 +1,26 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.cli;
 
 import io.gapless.kafka.share.GaplessShareConfig;
 import io.gapless.kafka.share.ledger.LedgerInspection;
+import io.gapless.kafka.share.ledger.LedgerOffsets;
 import io.gapless.kafka.share.ledger.LedgerRange;
 import io.gapless.kafka.share.ledger.LedgerReport;
+import io.gapless.kafka.share.ledger.LedgerVisitor;
 import io.gapless.kafka.share.ledger.LedgerSettings;
 import io.gapless.kafka.share.ledger.ShareKey;
 import io.gapless.kafka.share.txn.TransactionalShareProducerConfig;
@@ -14,9 +31,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /** {@code gapless ledger status|dump <group>}: a share group's ack ledger (KIP-1289 emulation), through {@link LedgerInspection}. */
@@ -31,23 +50,96 @@ final class LedgerCommand implements Runnable {
         throw new ParameterException(spec.commandLine(), "Missing required subcommand: status or dump");
     }
 
-    /** Reads the group's ledger with the ledger settings of the command config; fails when the ledger knows nothing of the group. */
-    static LedgerReport inspect(ConnectionOptions connection, String group) {
+    /**
+     * Streams the group's ledger to {@code visitor} with the ledger settings of the command config;
+     * fails when the ledger topic does not exist, or (after the read) when it knows nothing of the group.
+     */
+    static LedgerOffsets inspect(ConnectionOptions connection, String group, GroupVisitor visitor) {
         Map<String, Object> config = connection.clientConfig();
         LedgerSettings settings = new TransactionalShareProducerConfig(config).ledger();
-        LedgerReport report = LedgerInspection.inspect(config, settings, group, connection.timeout());
+        LedgerOffsets offsets = LedgerInspection.inspect(config, settings, group, connection.timeout(), visitor);
         String settingsKeys = GaplessShareConfig.LEDGER_TOPIC_PREFIX_CONFIG + " or " + GaplessShareConfig.LEDGER_TOPIC_CONFIG;
-        if (!report.topicExists()) {
-            throw new CommandFailure("Share group '" + group + "' has no ack ledger: its ledger topic " + report.topic()
+        if (!offsets.topicExists()) {
+            throw new CommandFailure("Share group '" + group + "' has no ack ledger: its ledger topic " + offsets.topic()
                     + " does not exist (the group never committed transactional share acknowledgements on this cluster, or "
                     + settingsKeys + " differs from the group's clients)");
         }
-        if (!report.groupSeen()) {
-            throw new CommandFailure("Share group '" + group + "' has no records in ack ledger " + report.topic() + "-" + report.partition()
-                    + " (offsets " + report.logStartOffset() + " to " + report.highWatermark() + "): it never committed transactional"
+        if (!visitor.seen) {
+            throw new CommandFailure("Share group '" + group + "' has no records in ack ledger " + offsets.topic() + "-" + offsets.partition()
+                    + " (offsets " + offsets.logStartOffset() + " to " + offsets.highWatermark() + "): it never committed transactional"
                     + " share acknowledgements, or " + settingsKeys + " differs from the group's clients");
         }
-        return report;
+        return offsets;
+    }
+
+    /**
+     * A visitor that starts on the first record that mentions the group: snapshots before it that
+     * say nothing of the group wait (there are few, one per snapshot interval), so that a ledger
+     * without the group prints nothing before its error.
+     */
+    abstract static class GroupVisitor implements LedgerVisitor {
+        private final List<LedgerReport.Snapshot> waiting = new ArrayList<>();
+        boolean seen;
+
+        abstract void onEntry(LedgerReport.Entry entry);
+
+        abstract void onSnapshot(LedgerReport.Snapshot snapshot);
+
+        @Override
+        public final void entry(LedgerReport.Entry entry) {
+            see();
+            onEntry(entry);
+        }
+
+        @Override
+        public final void snapshot(LedgerReport.Snapshot snapshot) {
+            if (!seen && snapshot.watermarks().isEmpty() && snapshot.ranges().isEmpty()) {
+                waiting.add(snapshot);
+                return;
+            }
+            see();
+            onSnapshot(snapshot);
+        }
+
+        private void see() {
+            if (!seen) {
+                seen = true;
+                waiting.forEach(this::onSnapshot);
+                waiting.clear();
+            }
+        }
+    }
+
+    /** What {@code status} prints, counted as the records go by. */
+    static final class Tally extends GroupVisitor {
+        final Map<LedgerReport.Fate, Long> byFate = new EnumMap<>(LedgerReport.Fate.class);
+        long entries;
+        long confirmed;
+        final List<String> open = new ArrayList<>();
+        long snapshots;
+        LedgerReport.Snapshot last;
+
+        @Override
+        void onEntry(LedgerReport.Entry e) {
+            entries++;
+            byFate.merge(e.fate(), 1L, Long::sum);
+            if (e.confirmed()) {
+                confirmed++;
+            }
+            if (e.fate() == LedgerReport.Fate.OPEN) {
+                open.add(e.transactionalId() + " (entry at offset " + e.offset() + ")");
+            }
+        }
+
+        @Override
+        void onSnapshot(LedgerReport.Snapshot snapshot) {
+            snapshots++;
+            last = snapshot;
+        }
+
+        long count(LedgerReport.Fate fate) {
+            return byFate.getOrDefault(fate, 0L);
+        }
     }
 
     @Command(name = "status", description = "Offsets, entries by fate, open transactions, snapshots and bytes since the last snapshot.")
@@ -57,23 +149,20 @@ final class LedgerCommand implements Runnable {
 
         @Override
         public Integer call() {
-            LedgerReport r = inspect(connection, group);
+            Tally t = new Tally();
+            LedgerOffsets r = inspect(connection, group, t);
             long snapshotBytes = new TransactionalShareProducerConfig(connection.clientConfig()).ledger().maxBytesBetweenSnapshots();
             PrintWriter out = out();
             out.printf("Share group '%s': ack ledger %s, partition %d%n", r.groupId(), r.topic(), r.partition());
             row(out, "offsets", "log start " + r.logStartOffset() + ", last stable " + r.lastStableOffset() + ", high watermark " + r.highWatermark());
-            row(out, "entries", r.entries().size() + " (" + r.count(LedgerReport.Fate.COMMITTED) + " committed, of them "
-                    + r.entries().stream().filter(LedgerReport.Entry::confirmed).count() + " confirmed; "
-                    + r.count(LedgerReport.Fate.ABORTED) + " aborted, " + r.count(LedgerReport.Fate.OPEN) + " open)");
-            row(out, "open transactions", r.openTransactions().isEmpty() ? "none" : r.entries().stream()
-                    .filter(e -> e.fate() == LedgerReport.Fate.OPEN)
-                    .map(e -> e.transactionalId() + " (entry at offset " + e.offset() + ")").collect(Collectors.joining(", ")));
-            if (r.snapshots().isEmpty()) {
+            row(out, "entries", t.entries + " (" + t.count(LedgerReport.Fate.COMMITTED) + " committed, of them " + t.confirmed + " confirmed; "
+                    + t.count(LedgerReport.Fate.ABORTED) + " aborted, " + t.count(LedgerReport.Fate.OPEN) + " open)");
+            row(out, "open transactions", t.open.isEmpty() ? "none" : String.join(", ", t.open));
+            if (t.last == null) {
                 row(out, "snapshots", "none");
             } else {
-                LedgerReport.Snapshot last = r.snapshots().get(r.snapshots().size() - 1);
-                row(out, "snapshots", r.snapshots().size() + ", latest at offset " + last.offset() + " covering offsets below " + last.coversBelow());
-                row(out, "watermarks", last.watermarks().isEmpty() ? "none" : last.watermarks().entrySet().stream()
+                row(out, "snapshots", t.snapshots + ", latest at offset " + t.last.offset() + " covering offsets below " + t.last.coversBelow());
+                row(out, "watermarks", t.last.watermarks().isEmpty() ? "none" : t.last.watermarks().entrySet().stream()
                         .map(w -> name(w.getKey()) + (w.getValue() == Long.MAX_VALUE ? " (topic deleted)" : " below " + w.getValue()))
                         .collect(Collectors.joining(", ")));
             }
@@ -83,35 +172,48 @@ final class LedgerCommand implements Runnable {
         }
     }
 
-    @Command(name = "dump", description = "Every ledger record of the group in log order: entries with their ranges and fates, and snapshots.")
+    @Command(name = "dump", description = "Every ledger record of the group in log order: entries with their ranges and fates, and snapshots."
+            + " Streamed: the lines come as the ledger is read; the offsets are the ledger's when the dump started.")
     static final class Dump extends ClusterCommand {
+        private static final String FORMAT = "%-8s %-9s %-10s %-24s %-28s %s%n";
+
         @Parameters(paramLabel = "<group>", description = "The share group.")
         String group;
 
         @Override
         public Integer call() {
-            LedgerReport r = inspect(connection, group);
             PrintWriter out = out();
-            out.printf("Share group '%s': ack ledger %s, partition %d, offsets %d to %d (last stable %d)%n", r.groupId(), r.topic(),
-                    r.partition(), r.logStartOffset(), r.highWatermark(), r.lastStableOffset());
-            String format = "%-8s %-9s %-10s %-24s %-28s %s%n";
-            out.printf("(fate committed+: committed and confirmed, the group accepted its acknowledgements)%n");
-            out.printf(format, "OFFSET", "RECORD", "FATE", "TRANSACTIONAL-ID", "SHARE-PARTITION", "CONTENT");
-            Map<Long, Runnable> lines = new TreeMap<>();
-            for (LedgerReport.Entry e : r.entries()) {
-                String fate = e.fate().name().toLowerCase(java.util.Locale.ROOT) + (e.confirmed() ? "+" : "");
-                lines.put(e.offset(), () -> e.ranges().forEach((key, ranges) -> out.printf(format, e.offset(), "entry",
-                        fate, e.transactionalId(), name(key), ranges(ranges, false))));
-            }
-            for (LedgerReport.Snapshot s : r.snapshots()) {
-                lines.put(s.offset(), () -> {
-                    out.printf(format, s.offset(), "snapshot", "-", "-", "-", "covers offsets below " + s.coversBelow());
-                    s.watermarks().forEach((key, wm) -> out.printf(format, "", "", "", "", name(key),
+            LedgerOffsets r = inspect(connection, group, new GroupVisitor() {
+                private boolean header;
+
+                @Override
+                void onEntry(LedgerReport.Entry e) {
+                    header();
+                    String fate = e.fate().name().toLowerCase(Locale.ROOT) + (e.confirmed() ? "+" : "");
+                    e.ranges().forEach((key, ranges) -> out.printf(FORMAT, e.offset(), "entry", fate, e.transactionalId(), name(key),
+                            ranges(ranges, false)));
+                }
+
+                @Override
+                void onSnapshot(LedgerReport.Snapshot s) {
+                    header();
+                    out.printf(FORMAT, s.offset(), "snapshot", "-", "-", "-", "covers offsets below " + s.coversBelow());
+                    s.watermarks().forEach((key, wm) -> out.printf(FORMAT, "", "", "", "", name(key),
                             wm == Long.MAX_VALUE ? "topic deleted" : "pruned below " + wm));
-                    s.ranges().forEach((key, ranges) -> out.printf(format, "", "", "", "", name(key), ranges(ranges, true)));
-                });
-            }
-            lines.values().forEach(Runnable::run);
+                    s.ranges().forEach((key, ranges) -> out.printf(FORMAT, "", "", "", "", name(key), ranges(ranges, true)));
+                }
+
+                private void header() {
+                    if (!header) {
+                        header = true;
+                        out.printf("Share group '%s': ack ledger, read from its log start to the high watermark%n", group);
+                        out.printf("(fate committed+: committed and confirmed, the group accepted its acknowledgements)%n");
+                        out.printf(FORMAT, "OFFSET", "RECORD", "FATE", "TRANSACTIONAL-ID", "SHARE-PARTITION", "CONTENT");
+                    }
+                }
+            });
+            out.printf("Ack ledger %s, partition %d, offsets %d to %d (last stable %d)%n", r.topic(), r.partition(), r.logStartOffset(),
+                    r.highWatermark(), r.lastStableOffset());
             return 0;
         }
     }

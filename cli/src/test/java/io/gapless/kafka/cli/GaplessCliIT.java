@@ -1,11 +1,29 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.cli;
 
 import io.gapless.kafka.core.GaplessConsumer;
+import io.gapless.kafka.core.GaplessConsumerConfig;
 import io.gapless.kafka.share.GaplessShareConfig;
 import io.gapless.kafka.share.GaplessShareConsumer;
 import io.gapless.kafka.share.admin.ShareGroupSettings;
 import io.gapless.kafka.share.txn.ShareAcknowledgements;
 import io.gapless.kafka.share.txn.TransactionalShareProducer;
+import io.gapless.kafka.streams.GaplessStreams;
+import io.gapless.kafka.streams.GaplessStreamsBuilder;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
 import io.gapless.kafka.testkit.TestClients;
@@ -17,9 +35,13 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -84,7 +106,7 @@ class GaplessCliIT {
             assertTrue(live.out().matches("(?s).*members now\\s+1\\s.*"), live.out());
 
             assertFails(gapless(on(bootstrap, null, "baseline", "forget", group)),
-                    "Error: Consumer group " + group + " has 1 active members; stop them before forgetting its baseline");
+                    "Error: Consumer group " + group + " has 1 active member(s); stop them before forgetting its baseline");
         }
         Cli.Result forgot = gapless(on(bootstrap, null, "baseline", "forget", group));
         assertOk(forgot);
@@ -92,6 +114,63 @@ class GaplessCliIT {
         assertFails(gapless(on(bootstrap, null, "baseline", "describe", group)), "Error: Group '" + group + "' has no baseline",
                 "forgotten or reset");
         assertFails(gapless(on(bootstrap, null, "baseline", "forget", group)), "has no baseline");
+    }
+
+    /** As Kafka's own {@code kafka-share-groups --delete}, forget refuses a share group that has members. */
+    @Test
+    void baselineForgetIsRefusedWhileAShareGroupRuns() {
+        String topic = TestTopics.unique("cli-share-baseline");
+        String group = TestTopics.unique("cli-sg");
+        kafka.createTopic(topic, 1);
+        Map<String, Object> cfg = new HashMap<>();
+        cfg.put("bootstrap.servers", bootstrap);
+        cfg.put("group.id", group);
+        cfg.put("share.auto.offset.reset", "latest");
+        cfg.put("share.auto.offset.reset.new.partitions", "earliest");
+        try (GaplessShareConsumer<String, String> consumer = new GaplessShareConsumer<>(cfg, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            await().atMost(WAIT).until(() -> {
+                consumer.poll(Duration.ofMillis(100));
+                return shareMembers(group) == 1 && kafka.admin().listTopics().names().get(30, TimeUnit.SECONDS)
+                        .contains("__gapless_baseline." + group);
+            });
+            assertFails(gapless(on(bootstrap, null, "baseline", "forget", group)),
+                    "Error: Share group " + group + " has 1 active member(s); stop them before forgetting its baseline");
+        }
+        await().atMost(WAIT).until(() -> shareMembers(group) == 0);
+        assertOk(gapless(on(bootstrap, null, "baseline", "forget", group)));
+    }
+
+    /** A streams-protocol group (KIP-1071) is neither a consumer nor a share group: forget must still see its members. */
+    @Test
+    void baselineForgetIsRefusedWhileAStreamsProtocolApplicationRuns() throws Exception {
+        String topic = TestTopics.unique("cli-streams-baseline");
+        String app = TestTopics.unique("cli-app");
+        kafka.createTopic(topic, 1);
+        GaplessStreamsBuilder builder = new GaplessStreamsBuilder();
+        builder.stream(topic).foreach((k, v) -> { });
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams");
+        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("gapless-cli-streams-").toString());
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        props.put(GaplessConsumerConfig.AUTO_OFFSET_RESET_NEW_PARTITIONS_CONFIG, "earliest");
+        try (KafkaStreams streams = GaplessStreams.create(builder, props)) {
+            streams.start();
+            await().atMost(WAIT).until(() -> streams.state() == KafkaStreams.State.RUNNING
+                    && gapless(on(bootstrap, null, "baseline", "describe", app)).code() == 0);
+            assertFails(gapless(on(bootstrap, null, "baseline", "forget", app)),
+                    "Error: Streams group " + app + " has 1 active member(s); stop them before forgetting its baseline");
+            streams.close(Duration.ofSeconds(30));
+        }
+    }
+
+    private int shareMembers(String group) throws Exception {
+        return kafka.admin().describeShareGroups(List.of(group)).describedGroups().get(group).get(30, TimeUnit.SECONDS).members().size();
     }
 
     @Test

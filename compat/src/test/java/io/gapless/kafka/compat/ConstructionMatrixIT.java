@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.compat;
 
 import io.gapless.kafka.core.GaplessConsumer;
@@ -53,14 +68,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * release, see this module's POM), against the Kafka 4.4 broker in a child JVM: it either works
  * (constructs, does one real call, closes) or is refused at construction with an
  * {@link UnsupportedClientVersionException} naming the release found and the one required, having
- * created nothing on the broker. The expectations below are README's compatibility matrix, stated
+ * created nothing on the broker. The expectations below are docs/compatibility.md's matrix, stated
  * here independently of the SDK's own table so that the two check each other.
  */
 @EmbeddedKafkaTest
 class ConstructionMatrixIT {
     private static final Logger log = LoggerFactory.getLogger(ConstructionMatrixIT.class);
 
-    /** README's matrix: the first kafka-clients (and kafka-streams) minor each entry point works with. */
+    /** docs/compatibility.md's matrix: the first kafka-clients (and kafka-streams) minor each entry point works with. */
     enum EntryPoint {
         GAPLESS_CONSUMER("GaplessConsumer", "4.1", ConstructionMatrixIT::gaplessConsumer),
         GAPLESS_STREAMS("GaplessStreams", "4.1", ConstructionMatrixIT::gaplessStreams),

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -17,6 +32,8 @@ import java.util.concurrent.TimeoutException;
  * What the broker (finalized feature levels from {@code Admin.describeFeatures}) and the
  * kafka-clients on the classpath support. The SDK probes once per client and picks, per feature,
  * the native path, its emulation, or a fast failure.
+ *
+ * @since 0.1.0
  */
 public final class BrokerCapabilities {
     /** KIP-1327 gates consumer-group classification on {@code group.version} 2 (GV_2). */

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core;
 
 import io.gapless.kafka.core.internal.BaselineSession;
@@ -72,6 +87,8 @@ import java.util.stream.Collectors;
  *
  * <p>Like {@code KafkaConsumer}, an instance is not safe for use by several threads, except
  * {@link #wakeup()}.
+ *
+ * @since 0.1.0
  */
 public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
     private static final Logger log = LoggerFactory.getLogger(GaplessConsumer.class);
@@ -90,22 +107,58 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
     private final String clientId;
     private Set<String> pendingManualTopics = Set.of();
 
-    /** Same as {@link KafkaConsumer#KafkaConsumer(Map)}, plus the SDK's settings. */
+    /**
+     * Same as {@link KafkaConsumer#KafkaConsumer(Map)}, plus the SDK's settings.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value: a Kafka
+     *         setting as {@code KafkaConsumer} refuses it, {@code none} or an unparsable duration as
+     *         the new-partitions policy, a new-partitions policy without {@code group.id}, or
+     *         {@code gapless.new.partitions.mode=native} where kafka-clients or the broker lack KIP-1327
+     * @throws UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.1
+     * @throws org.apache.kafka.common.KafkaException if the Kafka consumer cannot be created, as {@code KafkaConsumer} throws it
+     */
     public GaplessConsumer(Map<String, Object> configs) {
         this(configs, (Deserializer<K>) null, (Deserializer<V>) null);
     }
 
-    /** Same as {@link KafkaConsumer#KafkaConsumer(Properties)}, plus the SDK's settings. */
+    /**
+     * Same as {@link KafkaConsumer#KafkaConsumer(Properties)}, plus the SDK's settings.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value: a Kafka
+     *         setting as {@code KafkaConsumer} refuses it, {@code none} or an unparsable duration as
+     *         the new-partitions policy, a new-partitions policy without {@code group.id}, or
+     *         {@code gapless.new.partitions.mode=native} where kafka-clients or the broker lack KIP-1327
+     * @throws UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.1
+     * @throws org.apache.kafka.common.KafkaException if the Kafka consumer cannot be created, as {@code KafkaConsumer} throws it
+     */
     public GaplessConsumer(Properties properties) {
         this(properties, (Deserializer<K>) null, (Deserializer<V>) null);
     }
 
-    /** Same as {@link KafkaConsumer#KafkaConsumer(Properties, Deserializer, Deserializer)}, plus the SDK's settings. */
+    /**
+     * Same as {@link KafkaConsumer#KafkaConsumer(Properties, Deserializer, Deserializer)}, plus the SDK's settings.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value: a Kafka
+     *         setting as {@code KafkaConsumer} refuses it, {@code none} or an unparsable duration as
+     *         the new-partitions policy, a new-partitions policy without {@code group.id}, or
+     *         {@code gapless.new.partitions.mode=native} where kafka-clients or the broker lack KIP-1327
+     * @throws UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.1
+     * @throws org.apache.kafka.common.KafkaException if the Kafka consumer cannot be created, as {@code KafkaConsumer} throws it
+     */
     public GaplessConsumer(Properties properties, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
         this(Utils.propsToMap(properties), keyDeserializer, valueDeserializer);
     }
 
-    /** Same as {@link KafkaConsumer#KafkaConsumer(Map, Deserializer, Deserializer)}, plus the SDK's settings. */
+    /**
+     * Same as {@link KafkaConsumer#KafkaConsumer(Map, Deserializer, Deserializer)}, plus the SDK's settings.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value: a Kafka
+     *         setting as {@code KafkaConsumer} refuses it, {@code none} or an unparsable duration as
+     *         the new-partitions policy, a new-partitions policy without {@code group.id}, or
+     *         {@code gapless.new.partitions.mode=native} where kafka-clients or the broker lack KIP-1327
+     * @throws UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.1
+     * @throws org.apache.kafka.common.KafkaException if the Kafka consumer cannot be created, as {@code KafkaConsumer} throws it
+     */
     public GaplessConsumer(Map<String, Object> configs, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
         this(configs, cfg -> new KafkaConsumer<>(cfg, keyDeserializer, valueDeserializer), BrokerCapabilities.clientOnly(),
                 GaplessConsumer::probeBroker);
@@ -195,6 +248,15 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
      * {@link KafkaConsumer#poll(Duration)}. Partitions the SDK is still positioning stay
      * unpositioned until a later call, as with Kafka's own reset: no call blocks on the group
      * baseline or on offset look-ups beyond {@code timeout}.
+     *
+     * @throws BaselineUnavailableException if the group baseline cannot be read or written (its cause
+     *         names why, for example a missing ACL) and {@code gapless.baseline.unavailable=fail}; no
+     *         partition is positioned and no record handed out
+     * @throws org.apache.kafka.clients.consumer.NoOffsetForPartitionException if a pre-existing
+     *         partition has no committed offset and {@code auto.offset.reset=none}
+     * @throws org.apache.kafka.clients.consumer.OffsetOutOfRangeException if a committed offset is out
+     *         of range and {@code auto.offset.reset=none}
+     * @throws org.apache.kafka.common.KafkaException anything else {@link KafkaConsumer#poll(Duration)} throws
      */
     @Override
     public ConsumerRecords<K, V> poll(Duration timeout) {
@@ -222,13 +284,23 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         }
     }
 
-    /** {@link KafkaConsumer#position(TopicPartition)}: waits at most {@code default.api.timeout.ms}. */
+    /**
+     * {@link KafkaConsumer#position(TopicPartition)}: waits at most {@code default.api.timeout.ms}.
+     *
+     * @throws TimeoutException if the partition is not positioned within {@code default.api.timeout.ms}
+     * @throws BaselineUnavailableException as {@link #poll(Duration)} throws it
+     */
     @Override
     public long position(TopicPartition partition) {
         return position(partition, defaultApiTimeout);
     }
 
-    /** {@link KafkaConsumer#position(TopicPartition, Duration)}: a {@link TimeoutException} when not positioned within {@code timeout}. */
+    /**
+     * {@link KafkaConsumer#position(TopicPartition, Duration)}.
+     *
+     * @throws TimeoutException if the partition is not positioned within {@code timeout}
+     * @throws BaselineUnavailableException as {@link #poll(Duration)} throws it
+     */
     @Override
     public long position(TopicPartition partition, Duration timeout) {
         if (!emulating()) {

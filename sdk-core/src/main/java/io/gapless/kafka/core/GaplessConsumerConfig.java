@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core;
 
 import io.gapless.kafka.core.spi.BaselineTopic;
@@ -17,6 +32,8 @@ import java.util.Properties;
  * The settings {@link GaplessConsumer} adds to Kafka's consumer configuration, validated with
  * Kafka's {@link ConfigDef}: a bad value fails construction with a {@link ConfigException} that
  * names the key and the value.
+ *
+ * @since 0.1.0
  */
 public final class GaplessConsumerConfig extends AbstractConfig {
 
@@ -88,7 +105,13 @@ public final class GaplessConsumerConfig extends AbstractConfig {
                     ConfigDef.CaseInsensitiveValidString.in("auto", "native", "emulate"), ConfigDef.Importance.LOW,
                     NEW_PARTITIONS_MODE_DOC);
 
-    /** Parses and validates the SDK's settings out of a full consumer configuration. */
+    /**
+     * Parses and validates the SDK's settings out of a full consumer configuration.
+     *
+     * @throws ConfigException if a setting is invalid, naming the key and the value, or a
+     *         new-partitions policy is set without {@code group.id}, or both
+     *         {@code gapless.baseline.topic} and {@code gapless.baseline.topic.prefix} are set
+     */
     public GaplessConsumerConfig(Map<?, ?> originals) {
         super(CONFIG, originals, false);
         BaselineTopic.checkNotBoth(originals, BASELINE_TOPIC_CONFIG, BASELINE_TOPIC_PREFIX_CONFIG);
@@ -99,7 +122,13 @@ public final class GaplessConsumerConfig extends AbstractConfig {
         }
     }
 
-    /** Parses and validates the SDK's settings out of a full consumer configuration. */
+    /**
+     * Parses and validates the SDK's settings out of a full consumer configuration.
+     *
+     * @throws ConfigException if a setting is invalid, naming the key and the value, or a
+     *         new-partitions policy is set without {@code group.id}, or both
+     *         {@code gapless.baseline.topic} and {@code gapless.baseline.topic.prefix} are set
+     */
     public GaplessConsumerConfig(Properties originals) {
         this((Map<?, ?>) originals);
     }

@@ -1,9 +1,25 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core;
 
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.internal.baseline.BaselineStore;
 import io.gapless.kafka.core.internal.baseline.GroupBaseline;
 import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
+import io.gapless.kafka.core.internal.baseline.GroupMembership;
 import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
@@ -26,6 +42,8 @@ import java.util.OptionalInt;
  * }</pre>
  *
  * <p>Neither call creates the baseline topic: on a cluster without it a group simply has no baseline.
+ *
+ * @since 0.1.0
  */
 public final class GroupBaselines {
     private GroupBaselines() {
@@ -44,7 +62,9 @@ public final class GroupBaselines {
      *               {@code gapless.baseline.timeout.ms}; the principal needs Read and Write on the
      *               group's baseline topic and Describe on the group
      * @return whether the group had a baseline
-     * @throws IllegalStateException        when the consumer group has active members
+     * @throws IllegalStateException        when the group (consumer, classic, share or streams group) has active
+     *                                      members, before anything is written; or when members joined while the
+     *                                      baseline was forgotten (it is forgotten then: restart them)
      * @throws IllegalArgumentException     when {@code groupId} is blank
      * @throws BaselineUnavailableException when the baseline cannot be read or written
      */
@@ -54,12 +74,21 @@ public final class GroupBaselines {
             if (!store.topicExists()) {
                 return false;
             }
-            int members = store.groupMembers();
-            if (members > 0) {
-                throw new IllegalStateException("Consumer group " + groupId + " has " + members
-                        + " active members; stop them before forgetting its baseline");
+            GroupMembership before = store.membership();
+            if (before.members() > 0) {
+                throw new IllegalStateException(before.describe(groupId) + "; stop them before forgetting its baseline");
             }
-            return baseline.forget("forgotten by an operator (GroupBaselines.forget)");
+            boolean forgotten = baseline.forget("forgotten by an operator (GroupBaselines.forget)");
+            // Kafka has no way to hold a group empty while the GroupReset is appended: a member that
+            // joined in between may have read the old baseline. Looking again narrows that window to
+            // a member that read the baseline before the append and joined after this second look.
+            GroupMembership after = store.membership();
+            if (forgotten && after.members() > 0) {
+                throw new IllegalStateException("The baseline of group " + groupId + " is forgotten, but meanwhile "
+                        + after.describe(groupId) + ": a member that started before the forget may hold the old baseline;"
+                        + " restart the group's members");
+            }
+            return forgotten;
         }
     }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core;
 
 import java.time.Duration;
@@ -9,6 +24,8 @@ import java.util.Objects;
  * One value of Kafka's {@code auto.offset.reset} value space: {@code earliest}, {@code latest},
  * {@code none} or {@code by_duration:<ISO-8601 duration>}. Immutable, with value equality;
  * {@link #toString()} prints the value as Kafka's configuration would spell it.
+ *
+ * @since 0.1.0
  */
 public final class ResetPolicy {
 
@@ -38,7 +55,12 @@ public final class ResetPolicy {
         this.duration = duration;
     }
 
-    /** A {@code by_duration} policy; the duration must not be negative. */
+    /**
+     * A {@code by_duration} policy; the duration must not be negative.
+     *
+     * @throws IllegalArgumentException if {@code duration} is negative
+     * @throws NullPointerException if {@code duration} is null
+     */
     public static ResetPolicy byDuration(Duration duration) {
         Objects.requireNonNull(duration, "duration");
         if (duration.isNegative()) {

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core;
 
 import org.apache.kafka.common.KafkaException;
@@ -7,8 +22,10 @@ import org.apache.kafka.common.KafkaException;
  * point needs. Thrown by the constructors ({@code GaplessConsumer}, {@code GaplessStreams.create},
  * {@code GaplessShareConsumer}, {@code TransactionalShareProducer}, {@code ShareGroupSettings.forGroup})
  * before any client is created, instead of a {@code NoSuchMethodError} later. The message names the
- * release found, the one required and what the older release lacks; README's compatibility matrix
+ * release found, the one required and what the older release lacks; docs/compatibility.md's matrix
  * lists every entry point.
+ *
+ * @since 0.1.0
  */
 public class UnsupportedClientVersionException extends KafkaException {
     private static final long serialVersionUID = 1L;

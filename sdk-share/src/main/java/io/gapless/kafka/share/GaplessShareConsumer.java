@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share;
 
 import io.gapless.kafka.core.spi.ClientCompatibility;
@@ -75,10 +90,12 @@ import java.util.function.Function;
  * after the share group start by the new-partitions policy and the others by the base policy:
  * natively where the broker knows the group config, otherwise emulated (the group's base policy is
  * steered to {@code earliest}, each partition's start offset is chosen once and recorded in the
- * group baseline, and records below it are acknowledged without being returned). See README.
+ * group baseline, and records below it are acknowledged without being returned). See docs/share-groups.md.
  *
  * <p>The settings are {@link GaplessShareConfig}. Every method without a feature is forwarded
  * unchanged by {@link ForwardingShareConsumer}.
+ *
+ * @since 0.1.0
  */
 public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     private final ShareConsumer<K, V> delegate;
@@ -91,22 +108,66 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
     private final AckPath ackPath;                                 // null unless the consumer can take part in transactions
     private final List<RecordFilter<K, V>> pollStages = new ArrayList<>();
 
-    /** Like {@link KafkaShareConsumer#KafkaShareConsumer(Map)}; SDK keys ({@code gapless.*}) are removed first. */
+    /**
+     * Like {@link KafkaShareConsumer#KafkaShareConsumer(Map)}; SDK keys ({@code gapless.*}) are removed first.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value (for example
+     *         a new-partitions policy or {@code share.acknowledgement.mode=transactional} without {@code group.id},
+     *         {@code none} as the new-partitions policy, {@code gapless.new.partitions.mode=native} without broker support)
+     * @throws org.apache.kafka.common.errors.UnsupportedVersionException if transactional acknowledgements cannot run and
+     *         {@code gapless.share.transactional.fallback=fail}
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.2
+     * @throws org.apache.kafka.common.KafkaException if the Kafka share consumer cannot be created, or a call the SDK makes
+     *         at construction is refused (Kafka's own {@code *AuthorizationException} naming the ACL)
+     */
     public GaplessShareConsumer(Map<String, Object> configs) {
         this(configs, null, null);
     }
 
-    /** Like {@link KafkaShareConsumer#KafkaShareConsumer(Properties)}. */
+    /**
+     * Like {@link KafkaShareConsumer#KafkaShareConsumer(Properties)}.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value (for example
+     *         a new-partitions policy or {@code share.acknowledgement.mode=transactional} without {@code group.id},
+     *         {@code none} as the new-partitions policy, {@code gapless.new.partitions.mode=native} without broker support)
+     * @throws org.apache.kafka.common.errors.UnsupportedVersionException if transactional acknowledgements cannot run and
+     *         {@code gapless.share.transactional.fallback=fail}
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.2
+     * @throws org.apache.kafka.common.KafkaException if the Kafka share consumer cannot be created, or a call the SDK makes
+     *         at construction is refused (Kafka's own {@code *AuthorizationException} naming the ACL)
+     */
     public GaplessShareConsumer(Properties properties) {
         this(Utils.propsToMap(properties), null, null);
     }
 
-    /** Like {@link KafkaShareConsumer#KafkaShareConsumer(Properties, Deserializer, Deserializer)}. */
+    /**
+     * Like {@link KafkaShareConsumer#KafkaShareConsumer(Properties, Deserializer, Deserializer)}.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value (for example
+     *         a new-partitions policy or {@code share.acknowledgement.mode=transactional} without {@code group.id},
+     *         {@code none} as the new-partitions policy, {@code gapless.new.partitions.mode=native} without broker support)
+     * @throws org.apache.kafka.common.errors.UnsupportedVersionException if transactional acknowledgements cannot run and
+     *         {@code gapless.share.transactional.fallback=fail}
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.2
+     * @throws org.apache.kafka.common.KafkaException if the Kafka share consumer cannot be created, or a call the SDK makes
+     *         at construction is refused (Kafka's own {@code *AuthorizationException} naming the ACL)
+     */
     public GaplessShareConsumer(Properties properties, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
         this(Utils.propsToMap(properties), keyDeserializer, valueDeserializer);
     }
 
-    /** Like {@link KafkaShareConsumer#KafkaShareConsumer(Map, Deserializer, Deserializer)}. */
+    /**
+     * Like {@link KafkaShareConsumer#KafkaShareConsumer(Map, Deserializer, Deserializer)}.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value (for example
+     *         a new-partitions policy or {@code share.acknowledgement.mode=transactional} without {@code group.id},
+     *         {@code none} as the new-partitions policy, {@code gapless.new.partitions.mode=native} without broker support)
+     * @throws org.apache.kafka.common.errors.UnsupportedVersionException if transactional acknowledgements cannot run and
+     *         {@code gapless.share.transactional.fallback=fail}
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.2
+     * @throws org.apache.kafka.common.KafkaException if the Kafka share consumer cannot be created, or a call the SDK makes
+     *         at construction is refused (Kafka's own {@code *AuthorizationException} naming the ACL)
+     */
     public GaplessShareConsumer(Map<String, Object> configs, Deserializer<K> keyDeserializer, Deserializer<V> valueDeserializer) {
         this(configs, settings -> new KafkaShareConsumer<>(settings, keyDeserializer, valueDeserializer), null, null);
     }
@@ -254,6 +315,16 @@ public class GaplessShareConsumer<K, V> extends ForwardingShareConsumer<K, V> {
         return transactions.acknowledgementsForTransaction();
     }
 
+    /**
+     * {@link KafkaShareConsumer#poll(Duration)}; records below a new partition's chosen start, and
+     * redelivered records a committed transaction already settled, are acknowledged without being
+     * returned.
+     *
+     * @throws IllegalStateException if records of the previous poll are staged in a transaction that is
+     *         still open (commit or abort it first)
+     * @throws org.apache.kafka.common.KafkaException anything {@link KafkaShareConsumer#poll(Duration)} throws, and
+     *         Kafka's own {@code *AuthorizationException} naming the ACL when a call of the SDK is refused
+     */
     @Override
     public ConsumerRecords<K, V> poll(Duration timeout) {
         if (transactions != null) {

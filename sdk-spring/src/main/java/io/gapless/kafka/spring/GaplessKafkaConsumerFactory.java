@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.spring;
 
 import io.gapless.kafka.core.GaplessConsumer;
@@ -37,6 +52,15 @@ import java.util.function.Supplier;
  * with the id Spring gives them ({@code <bean name>.<client-id>}); that is why this factory keeps
  * its own listener list: Spring's own list is read only by the {@code KafkaConsumer} subclass it
  * would otherwise create.
+ *
+ * <p>Give a {@code KafkaTemplate} Spring's own factory for {@code receive}
+ * ({@code template.setConsumerFactory(new DefaultKafkaConsumerFactory<>(props))}): {@code receive}
+ * reads at an offset the caller names, so no reset policy plays a part, while each call on this
+ * factory would build a {@code GaplessConsumer} of the factory's group (a capability probe, helper
+ * clients) whose assignment starts that group's baseline, with the cluster as it is at that call,
+ * if the group has none yet.
+ *
+ * @since 0.1.0
  */
 public class GaplessKafkaConsumerFactory<K, V> extends DefaultKafkaConsumerFactory<K, V> {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.spring;
 
 import io.gapless.kafka.share.GaplessShareConsumer;
@@ -18,7 +33,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static io.gapless.kafka.spring.GrowingTopic.WAIT;
@@ -75,7 +89,7 @@ class GaplessShareListenerContainerIT {
                 topic.awaitServed(received, "after-running-growth");
 
                 container.stop();
-                awaitNoMembers(kafka, group);
+                GroupWaits.awaitNoShareMembers(kafka, group);
                 topic.grow(6);
                 topic.write("grown-stopped", PER_PARTITION);
                 container.start();
@@ -94,10 +108,5 @@ class GaplessShareListenerContainerIT {
 
     private static Map<Integer, List<String>> expected(GrowingTopic topic) {
         return topic.written().sorted(NOT_WARM_UP.and(v -> !v.startsWith("history")));
-    }
-
-    private static void awaitNoMembers(EmbeddedKafka kafka, String group) {
-        await("share group " + group + " without members").atMost(WAIT).ignoreExceptions().until(() ->
-                kafka.admin().describeShareGroups(List.of(group)).all().get(10, TimeUnit.SECONDS).get(group).members().isEmpty());
     }
 }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.spring;
 
 import io.gapless.kafka.testkit.EmbeddedKafka;
@@ -15,8 +30,8 @@ import static org.awaitility.Awaitility.await;
  * A topic a test writes to in named phases and grows; every value written is kept in
  * {@link #written()} (values are {@code <phase>-<partition>-<n>}, unique per topic).
  */
-final class GrowingTopic implements AutoCloseable {
-    static final Duration WAIT = Duration.ofSeconds(90);
+public final class GrowingTopic implements AutoCloseable {
+    public static final Duration WAIT = Duration.ofSeconds(90);
 
     private final EmbeddedKafka kafka;
     private final String name;
@@ -25,7 +40,7 @@ final class GrowingTopic implements AutoCloseable {
     private int partitions;
     private int markerSeq;
 
-    GrowingTopic(EmbeddedKafka kafka, String prefix, int partitions) {
+    public GrowingTopic(EmbeddedKafka kafka, String prefix, int partitions) {
         this.kafka = kafka;
         this.name = TestTopics.unique(prefix);
         this.partitions = partitions;
@@ -33,30 +48,30 @@ final class GrowingTopic implements AutoCloseable {
         this.producer = TestClients.producer(kafka);
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    int partitions() {
+    public int partitions() {
         return partitions;
     }
 
-    RecordTally written() {
+    public RecordTally written() {
         return written;
     }
 
     /** Writes {@code perPartition} records of {@code phase} to each of {@code partitionIds} and waits for every ack. */
-    void write(String phase, int perPartition, IntStream partitionIds) {
+    public void write(String phase, int perPartition, IntStream partitionIds) {
         partitionIds.forEach(p -> TestClients.produce(producer, name, p, phase + "-" + p, perPartition)
                 .forEach(v -> written.add(p, v)));
     }
 
     /** Writes {@code perPartition} records of {@code phase} to every partition the topic has now. */
-    void write(String phase, int perPartition) {
+    public void write(String phase, int perPartition) {
         write(phase, perPartition, IntStream.range(0, partitions));
     }
 
-    void grow(int to) {
+    public void grow(int to) {
         kafka.addPartitions(name, to);
         partitions = to;
     }
@@ -67,7 +82,7 @@ final class GrowingTopic implements AutoCloseable {
      * listener is served from every partition, and in partition order everything written before the
      * marker has been handed to it.
      */
-    void awaitServed(RecordTally received, String marker) {
+    public void awaitServed(RecordTally received, String marker) {
         long[] lastRound = {0};
         await(marker + " markers on every partition of " + name).atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> {
             boolean all = true;

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.spring;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -13,21 +28,21 @@ import java.util.function.Predicate;
  * Record values per partition, counted every time they arrive (a value seen twice is in the list
  * twice): what a listener received, or what a test wrote. Safe for concurrent listener threads.
  */
-final class RecordTally {
+public final class RecordTally {
     private final Map<Integer, List<String>> byPartition = new ConcurrentHashMap<>();
 
-    void record(ConsumerRecord<?, String> record) {
+    public void record(ConsumerRecord<?, String> record) {
         add(record.partition(), record.value());
     }
 
-    void add(int partition, String value) {
+    public void add(int partition, String value) {
         List<String> values = byPartition.computeIfAbsent(partition, p -> new ArrayList<>());
         synchronized (values) {
             values.add(value);
         }
     }
 
-    boolean contains(int partition, String value) {
+    public boolean contains(int partition, String value) {
         List<String> values = byPartition.getOrDefault(partition, List.of());
         synchronized (values) {
             return values.contains(value);
@@ -35,7 +50,7 @@ final class RecordTally {
     }
 
     /** Per partition, the sorted values matching {@code filter} (duplicates kept), for exact comparison. */
-    Map<Integer, List<String>> sorted(Predicate<String> filter) {
+    public Map<Integer, List<String>> sorted(Predicate<String> filter) {
         Map<Integer, List<String>> out = new TreeMap<>();
         byPartition.forEach((p, values) -> {
             List<String> copy;
@@ -50,12 +65,12 @@ final class RecordTally {
         return out;
     }
 
-    Map<Integer, List<String>> sorted() {
+    public Map<Integer, List<String>> sorted() {
         return sorted(v -> true);
     }
 
     /** How many values matching {@code filter} arrived from {@code partition}. */
-    int count(int partition, Predicate<String> filter) {
+    public int count(int partition, Predicate<String> filter) {
         List<String> values = byPartition.getOrDefault(partition, List.of());
         synchronized (values) {
             return (int) values.stream().filter(filter).count();
@@ -63,7 +78,7 @@ final class RecordTally {
     }
 
     /** Whether every value of {@code expected} arrived at least once. */
-    boolean containsAll(RecordTally expected) {
+    public boolean containsAll(RecordTally expected) {
         for (Map.Entry<Integer, List<String>> e : expected.sorted().entrySet()) {
             List<String> have = byPartition.getOrDefault(e.getKey(), List.of());
             synchronized (have) {

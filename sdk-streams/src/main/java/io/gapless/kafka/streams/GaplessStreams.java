@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.streams;
 
 import io.gapless.kafka.core.BrokerCapabilities;
@@ -41,8 +56,10 @@ import java.util.function.Supplier;
  * streams.start();
  * }</pre>
  *
- * <p>For each source-topic partition without a committed offset, a partition created after the
- * application (its {@code application.id}) first saw the topic follows the new-partitions policy;
+ * <p>For each source-topic partition without a committed offset, a partition that did not exist
+ * when the application's group (its {@code application.id}) started using the SDK (a snapshot of
+ * the cluster's topics taken then; a topic that existed then stays pre-existing when a topology
+ * upgrade first reads it) follows the new-partitions policy;
  * other partitions, and committed offsets out of range, follow the base policy. A source's own
  * policy ({@link NewPartitionsReset}, or a plain {@code AutoOffsetReset}) wins over the
  * application-wide settings; a plain {@code AutoOffsetReset} takes the application-wide
@@ -62,6 +79,8 @@ import java.util.function.Supplier;
  *
  * <p>All checks run in {@code create}, before any stream thread exists: invalid settings or
  * policies throw {@link ConfigException} naming the key or topic.
+ *
+ * @since 0.1.0
  */
 public final class GaplessStreams {
     private static final Logger log = LoggerFactory.getLogger(GaplessStreams.class);
@@ -69,7 +88,13 @@ public final class GaplessStreams {
     private GaplessStreams() {
     }
 
-    /** Builds {@code builder}'s topology with {@code props} (so that optimizations apply) and creates the application. */
+    /**
+     * Builds {@code builder}'s topology with {@code props} (so that optimizations apply) and creates the application.
+     *
+     * @throws ConfigException if a setting or a source's policy is invalid, naming the topic or key (see
+     *         {@link #create(Topology, Properties, KafkaClientSupplier)})
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if kafka-clients or kafka-streams is older than 4.1
+     */
     public static KafkaStreams create(GaplessStreamsBuilder builder, Properties props) {
         ClientCompatibility.require(ClientCompatibility.EntryPoint.GAPLESS_STREAMS); // before build() touches Kafka Streams
         return create(builder.build(streamsOnly(props)), props, null);
@@ -89,6 +114,13 @@ public final class GaplessStreams {
      * As {@link #create(Topology, Properties)}, with the user's {@link KafkaClientSupplier} for every
      * client (under {@code group.protocol=classic} the SDK wraps the main consumer it supplies; that
      * consumer is created with {@code auto.offset.reset=none}).
+     *
+     * @throws ConfigException before any stream thread starts, naming the topic or key: a topology not built by
+     *         the SDK's builders, {@code none} or a nested policy as a new-partitions policy, a policy on a
+     *         global-store topic, SDK settings with a {@code consumer.}/{@code main.consumer.} prefix,
+     *         {@code gapless.new.partitions.mode=native}, or under {@code group.protocol=streams} a Kafka Streams
+     *         whose internal main-consumer hook changed shape
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if kafka-clients or kafka-streams is older than 4.1
      */
     public static KafkaStreams create(Topology topology, Properties props, KafkaClientSupplier clientSupplier) {
         ClientCompatibility.require(ClientCompatibility.EntryPoint.GAPLESS_STREAMS);

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.streams;
 
 import io.gapless.kafka.streams.internal.DeclaredResetPolicy;
@@ -10,8 +25,10 @@ import java.util.Optional;
 
 /**
  * An {@link AutoOffsetReset} that also carries KIP-1327's reset policy for newly expanded
- * partitions: partitions of a source topic created after the Streams application (its group,
- * the {@code application.id}) first saw the topic. The base policy of this object applies to every
+ * partitions: partitions that did not exist when the Streams application's group (its
+ * {@code application.id}) started using the SDK, which recorded a snapshot of the cluster's topics
+ * then (a topic created later, or partitions added later). A topic that existed then is
+ * pre-existing even when a topology upgrade reads it for the first time. The base policy of this object applies to every
  * other source-topic partition without a committed offset, and to committed offsets out of range.
  *
  * <pre>{@code
@@ -36,6 +53,8 @@ import java.util.Optional;
  * <p>Immutable. Equality includes the new-partitions policy; like {@code AutoOffsetReset} it also
  * compares classes, so {@code NewPartitionsReset.latest()} does not equal
  * {@code AutoOffsetReset.latest()}.
+ *
+ * @since 0.1.0
  */
 public class NewPartitionsReset extends AutoOffsetReset implements DeclaredResetPolicy {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.testkit;
 
 import io.gapless.kafka.testkit.internal.BrokerNode;
@@ -88,6 +103,8 @@ import java.util.stream.Collectors;
  * <p>{@link #external(String)} wraps a cluster that runs elsewhere (for example the one named by
  * {@code GAPLESS_BOOTSTRAP_SERVERS}) behind the same helper methods; closing it leaves that cluster
  * running.
+ *
+ * @since 0.1.0
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
@@ -171,6 +188,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     /**
      * Wraps an already running cluster. {@link #close()} then only closes this object's admin
      * client; topics it created stay.
+     *
+     * @throws IllegalArgumentException if {@code bootstrapServers} is blank
      */
     public static EmbeddedKafka external(String bootstrapServers) {
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
@@ -460,7 +479,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         createTopic(name, partitions, Map.of());
     }
 
-    /** Creates a topic with the given topic configs and waits until every partition has a leader. */
+    /**
+     * Creates a topic with the given topic configs and waits until every partition has a leader.
+     *
+     * @throws IllegalArgumentException if {@code partitions} is less than 1
+     */
     public void createTopic(String name, int partitions, Map<String, String> configs) {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be at least 1, got " + partitions + " for topic " + name);
@@ -509,7 +532,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         // An in-JVM broker's shutdown waits (up to 5 minutes) for a controller to approve it: bring back
         // controllers a test left stopped, then close broker-only nodes before the controllers.
         // Combined nodes close in parallel so that the quorum lasts until each has shut down.
-        nodes.stream().filter(n -> n.isController() && n.inThisJvm() && !n.isRunning()).forEach(ClusterNode::startQuietly);
+        // (Only while a broker still runs: a lone combined node would block in start-up waiting for its quorum.)
+        if (nodes.stream().anyMatch(n -> n.isBroker() && n.isRunning())) {
+            nodes.stream().filter(n -> n.isController() && n.inThisJvm() && !n.isRunning()).forEach(ClusterNode::startQuietly);
+        }
         closeInParallel(nodes.stream().filter(n -> !n.isController()).toList());
         closeInParallel(nodes.stream().filter(ClusterNode::isController).toList());
         if (baseDir != null) {

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.testkit;
 
 import io.gapless.kafka.testkit.internal.TestcontainersKafka;
@@ -12,6 +27,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * one cluster per test JVM, kept in the root extension store so that JUnit closes it at the end.
  * With {@code -Dgapless.testkit.backend=testcontainers} and no Docker engine (or no Testcontainers
  * on the classpath) it skips the tests, naming the reason.
+ *
+ * @since 0.1.0
  */
 public class EmbeddedKafkaExtension implements ParameterResolver, ExecutionCondition {
     private static final ExtensionContext.Namespace NAMESPACE =

@@ -1,11 +1,28 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.testkit;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -19,6 +36,8 @@ import java.util.function.Predicate;
 /**
  * Client settings and small loops that tests against an {@link EmbeddedKafka} keep needing:
  * String producers and consumers, and polling until a condition holds or a deadline passes.
+ *
+ * @since 0.1.0
  */
 public final class TestClients {
     private TestClients() {
@@ -59,7 +78,11 @@ public final class TestClients {
         return new KafkaProducer<>(producerProps(kafka));
     }
 
-    /** Writes {@code count} records to one partition, values {@code prefix-0 ...}, and waits for every ack. */
+    /**
+     * Writes {@code count} records to one partition, values {@code prefix-0 ...}, and waits for every ack.
+     *
+     * @throws IllegalStateException if a record is not acknowledged, or the wait is interrupted
+     */
     public static List<String> produce(KafkaProducer<String, String> producer, String topic, int partition, String prefix, int count) {
         List<String> values = new ArrayList<>();
         List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
@@ -84,6 +107,8 @@ public final class TestClients {
     /**
      * Polls until {@code done} holds for everything received so far, or throws after
      * {@code timeout}. Returns every record received, in order.
+     *
+     * @throws AssertionError if {@code done} does not hold within {@code timeout}, naming how many records arrived
      */
     public static <K, V> List<ConsumerRecord<K, V>> pollUntil(Consumer<K, V> consumer, Duration timeout,
                                                              Predicate<List<ConsumerRecord<K, V>>> done) {
@@ -106,5 +131,22 @@ public final class TestClients {
             consumer.poll(Duration.ofMillis(100)).forEach(received::add);
         }
         return received;
+    }
+
+    /** Every value a {@code read_committed} consumer sees in partition 0 of {@code topic}, from its beginning to its end now. */
+    public static List<String> committedValues(EmbeddedKafka kafka, String topic) {
+        Properties props = kafka.clientProperties();
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            while (consumer.position(tp) < end) {
+                consumer.poll(Duration.ofMillis(100)).forEach(r -> values.add(r.value()));
+            }
+        }
+        return values;
     }
 }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.e2e.security;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
@@ -46,7 +61,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * GaplessConsumer on SASL_SSL with exactly the ACLs README's permission table lists: the
+ * GaplessConsumer on SASL_SSL with exactly the ACLs docs/security.md's permission table lists: the
  * expansion scenario on both group protocols, each baseline ACL taken away in turn, the
  * base-policy fallback, a topic the principal cannot describe when the group starts, tenant
  * isolation, and no secret in any log line, metric tag or exception message.
@@ -54,7 +69,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 @ExtendWith(SecuredKafka.class)
 class GaplessConsumerSecurityIT {
     private static final Duration WAIT = Duration.ofSeconds(45);
-    /** README: what the consumer's principal needs on its group's baseline topic, besides Kafka's own Read on group and topic. */
+    /** docs/security.md: what the consumer's principal needs on its group's baseline topic, besides Kafka's own Read on group and topic. */
     private static final AclOperation[] BASELINE_ACLS = {AclOperation.READ, AclOperation.WRITE, AclOperation.DESCRIBE_CONFIGS,
         AclOperation.CREATE};
 
@@ -372,7 +387,7 @@ class GaplessConsumerSecurityIT {
         return out.toString();
     }
 
-    /** The operation as Kafka's ACL tools and README name it: DescribeConfigs, Write, ... */
+    /** The operation as Kafka's ACL tools and docs/security.md name it: DescribeConfigs, Write, ... */
     static String aclName(AclOperation op) {
         return java.util.Arrays.stream(op.name().split("_")).map(w -> w.charAt(0) + w.substring(1).toLowerCase())
                 .collect(Collectors.joining());

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.e2e.security;
 
 import io.gapless.kafka.core.ResetPolicy;
@@ -45,7 +60,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Share groups on SASL_SSL with exactly the ACLs README lists: the new-partitions policy
+ * Share groups on SASL_SSL with exactly the ACLs docs/security.md lists: the new-partitions policy
  * (expansion scenario, each ACL taken away in turn) and ShareGroupSettings (apply and describe;
  * without AlterConfigs or DescribeConfigs nothing is applied; without the optional cluster
  * DescribeConfigs the broker checks the bounds).
@@ -75,7 +90,7 @@ class GaplessShareSecurityIT {
         return secrets.tenant(kafka, name);
     }
 
-    /** One ACL of README's share new-partitions table. */
+    /** One ACL of docs/security.md's share new-partitions table. */
     record Acl(ResourceType type, AclOperation operation, boolean onBaseline) {
         @Override
         public String toString() {
@@ -83,7 +98,7 @@ class GaplessShareSecurityIT {
         }
     }
 
-    /** README: the SDK's needs for share.auto.offset.reset.new.partitions, besides Kafka's Read on group and topic. */
+    /** docs/security.md: the SDK's needs for share.auto.offset.reset.new.partitions, besides Kafka's Read on group and topic. */
     static List<Acl> newPartitionsAcls() {
         // AlterConfigs implies DescribeConfigs (Kafka's rule): the steering both reads and writes the group's configs.
         return List.of(new Acl(ResourceType.GROUP, AclOperation.ALTER_CONFIGS, false),

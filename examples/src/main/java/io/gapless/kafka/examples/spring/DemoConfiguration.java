@@ -1,17 +1,30 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.examples.spring;
 
 import io.gapless.kafka.spring.GaplessKafkaConsumerFactory;
-import io.gapless.kafka.spring.GaplessShareConsumerFactory;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.kafka.annotation.EnableKafka;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
-import org.springframework.kafka.config.ShareKafkaListenerContainerFactory;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
-import org.springframework.kafka.listener.ContainerProperties;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -19,10 +32,12 @@ import java.util.Map;
 /**
  * The demo application's Spring Kafka set-up: one container factory on Spring's own consumer
  * factory, one on the Gapless factory (the only difference: the factory class and one setting),
- * and a share container factory whose consumers take part in producer transactions.
+ * and the payments enricher ({@link PaymentsConfiguration}), whose share consumers take part in
+ * producer transactions.
  */
 @Configuration
 @EnableKafka
+@Import(PaymentsConfiguration.class)
 public class DemoConfiguration {
 
     @Value("${demo.bootstrap-servers}")
@@ -47,12 +62,14 @@ public class DemoConfiguration {
     }
 
     /** The Gapless factory: partitions added after the group started are read from their beginning. */
+    // tag::spring-consumer-factory[]
     @Bean
     public ConsumerFactory<String, String> gaplessConsumerFactory() {
         Map<String, Object> props = consumerProps();
         props.put("auto.offset.reset.new.partitions", "earliest");
         return new GaplessKafkaConsumerFactory<>(props);
     }
+    // end::spring-consumer-factory[]
 
     @Bean
     public ConcurrentKafkaListenerContainerFactory<String, String> kafkaListenerContainerFactory(
@@ -62,45 +79,9 @@ public class DemoConfiguration {
         return factory;
     }
 
-    /** Share consumers whose acknowledgements commit with a producer transaction (KIP-1289). */
-    @Bean
-    public GaplessShareConsumerFactory<String, String> transactionalShareConsumerFactory(TransactionalProducers producers) {
-        Map<String, Object> props = new HashMap<>();
-        props.put("bootstrap.servers", bootstrapServers);
-        props.put("key.deserializer", StringDeserializer.class);
-        props.put("value.deserializer", StringDeserializer.class);
-        props.put("share.acknowledgement.mode", "transactional");
-        GaplessShareConsumerFactory<String, String> factory = new GaplessShareConsumerFactory<>(props);
-        factory.addListener(producers);   // one producer per share consumer, closed with it
-        return factory;
-    }
-
-    /** The container only polls and dispatches: the listener's transactions settle the records, so IMPLICIT. */
-    @Bean
-    public ShareKafkaListenerContainerFactory<String, String> transactionalShareContainerFactory(
-            GaplessShareConsumerFactory<String, String> transactionalShareConsumerFactory) {
-        ShareKafkaListenerContainerFactory<String, String> factory =
-                new ShareKafkaListenerContainerFactory<>(transactionalShareConsumerFactory);
-        factory.getContainerProperties().setShareAckMode(ContainerProperties.ShareAckMode.IMPLICIT);
-        return factory;
-    }
-
-    @Bean
-    public TransactionalProducers transactionalProducers() {
-        Map<String, Object> props = new HashMap<>();
-        props.put("bootstrap.servers", bootstrapServers);
-        props.put("key.serializer", org.apache.kafka.common.serialization.StringSerializer.class);
-        props.put("value.serializer", org.apache.kafka.common.serialization.StringSerializer.class);
-        return new TransactionalProducers(props);
-    }
-
     @Bean
     public OrderListeners orderListeners() {
         return new OrderListeners();
     }
 
-    @Bean
-    public PaymentEnricher paymentEnricher(TransactionalProducers producers) {
-        return new PaymentEnricher(producers);
-    }
 }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core.spi;
 
 import io.gapless.kafka.core.UnsupportedClientVersionException;
@@ -18,8 +33,10 @@ import java.util.regex.Pattern;
  * check every entry point runs first: an older release on the classpath is refused with an
  * {@link UnsupportedClientVersionException} naming both releases, before any client exists,
  * instead of a {@code NoSuchMethodError} at some later call. The SDK is compiled against Kafka 4.4;
- * the minimums below are what the compatibility matrix (the {@code compat} module, README) found
+ * the minimums below are what the compatibility matrix (the {@code compat} module, docs/compatibility.md) found
  * by running the suites on each older release.
+ *
+ * @since 0.1.0
  */
 public final class ClientCompatibility {
     private static final Logger log = LoggerFactory.getLogger(ClientCompatibility.class);
@@ -120,7 +137,7 @@ public final class ClientCompatibility {
             throw new UnsupportedClientVersionException(entryPoint.className, artifact, found, entryPoint.minimum(),
                     entryPoint.className + " needs " + artifact + " " + entryPoint.minimum() + " or newer, but " + artifact + " "
                             + found + " is on the classpath: " + entryPoint.reason
-                            + ". Upgrade " + artifact + " (README, Compatibility, lists what each release supports)");
+                            + ". Upgrade " + artifact + " (docs/compatibility.md lists what each release supports)");
         }
     }
 

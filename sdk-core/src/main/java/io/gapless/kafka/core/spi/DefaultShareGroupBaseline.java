@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core.spi;
 
 import io.gapless.kafka.core.PartitionClassification;
@@ -7,6 +22,7 @@ import io.gapless.kafka.core.internal.baseline.BaselineStore;
 import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,9 +74,30 @@ final class DefaultShareGroupBaseline implements ShareGroupBaseline {
 
     @Override
     public Map<TopicPartition, Long> chooseStartOffsets(Map<TopicPartition, ProposedStart> proposals) {
+        return classifier.chooseStartOffsets(internal(proposals));
+    }
+
+    @Override
+    public Map<String, Uuid> topicIds(Collection<String> topics) {
+        Map<String, Uuid> out = new HashMap<>();
+        classifier.store().describeTopics(Set.copyOf(topics)).values().forEach(d -> out.put(d.name(), d.topicId()));
+        return out;
+    }
+
+    @Override
+    public boolean startNewIncarnation(String reason) {
+        return classifier.forget(reason);
+    }
+
+    @Override
+    public Map<TopicPartition, Long> supersedeStartOffsets(Map<TopicPartition, ProposedStart> starts) {
+        return classifier.supersedeStartOffsets(internal(starts));
+    }
+
+    private static Map<TopicPartition, GroupBaselineClassifier.ProposedStart> internal(Map<TopicPartition, ProposedStart> proposals) {
         Map<TopicPartition, GroupBaselineClassifier.ProposedStart> internal = new HashMap<>();
         proposals.forEach((tp, p) -> internal.put(tp, new GroupBaselineClassifier.ProposedStart(p.offset(), p.policy())));
-        return classifier.chooseStartOffsets(internal);
+        return internal;
     }
 
     @Override

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core.spi;
 
 import java.lang.invoke.MethodHandle;
@@ -9,6 +24,8 @@ import java.lang.invoke.MethodType;
  * package the kafka-clients on the classpath keeps it in: {@code org.apache.kafka.common.utils}
  * up to 4.3, {@code org.apache.kafka.common.utils.internals} from 4.4. The SDK runs on every
  * kafka-clients release from 4.1, so it cannot link against either name.
+ *
+ * @since 0.1.0
  */
 public final class KafkaBackoff {
     private static final String[] CLASS_NAMES = {
@@ -41,7 +58,13 @@ public final class KafkaBackoff {
 
     private final Object backoff;
 
-    /** As Kafka's: {@code initialMs * multiplier^attempts}, at most {@code maxMs}, each value jittered by {@code +-jitter}. */
+    /**
+     * As Kafka's: {@code initialMs * multiplier^attempts}, at most {@code maxMs}, each value jittered by {@code +-jitter}.
+     *
+     * @throws IllegalArgumentException if the values make no backoff (negative, a multiplier below 1,
+     *         a maximum below the initial value, a jitter outside [0, 1])
+     * @throws IllegalStateException if Kafka's {@code ExponentialBackoff} cannot be created
+     */
     public KafkaBackoff(long initialMs, int multiplier, long maxMs, double jitter) {
         if (initialMs < 0 || multiplier < 1 || maxMs < initialMs || jitter < 0 || jitter > 1) {
             throw new IllegalArgumentException("Backoff of " + initialMs + " ms x" + multiplier + " up to " + maxMs
@@ -54,7 +77,11 @@ public final class KafkaBackoff {
         }
     }
 
-    /** The wait before attempt {@code attempts + 1}, in milliseconds. */
+    /**
+     * The wait before attempt {@code attempts + 1}, in milliseconds.
+     *
+     * @throws IllegalStateException if Kafka's {@code ExponentialBackoff} fails
+     */
     public long backoff(long attempts) {
         try {
             return (long) BACKOFF.invoke(backoff, attempts);

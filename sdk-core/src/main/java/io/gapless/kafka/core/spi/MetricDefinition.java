@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core.spi;
 
 import org.apache.kafka.common.MetricName;
@@ -19,6 +34,7 @@ import java.util.Set;
  * @param type        what kind of value it is
  * @param description its description, as {@code metrics()} reports it
  * @param tags        the names of its tags, in order
+ * @since 0.1.0
  */
 public record MetricDefinition(String name, String group, String jmxDomain, Type type, String description, List<String> tags) {
 

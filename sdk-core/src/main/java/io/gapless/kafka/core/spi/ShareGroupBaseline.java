@@ -1,8 +1,24 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core.spi;
 
 import io.gapless.kafka.core.PartitionClassification;
 import io.gapless.kafka.core.ResetPolicy;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -14,6 +30,8 @@ import java.util.Map;
  * it for KIP-1327: which partitions are new, and each partition's start offset, chosen once and
  * recorded so that every member and every restart agrees (first record in log order wins). One
  * instance per share consumer; not thread-safe.
+ *
+ * @since 0.1.0
  */
 public interface ShareGroupBaseline extends AutoCloseable {
 
@@ -49,6 +67,22 @@ public interface ShareGroupBaseline extends AutoCloseable {
 
     /** Records the proposals for partitions without a start offset and returns what is recorded afterwards. */
     Map<TopicPartition, Long> chooseStartOffsets(Map<TopicPartition, ProposedStart> proposals);
+
+    /** The current topic id of each of {@code topics} that exists (a deleted topic is absent; a re-created one has a new id). */
+    Map<String, Uuid> topicIds(Collection<String> topics);
+
+    /**
+     * Ends the group's baseline (a new group under the same id: KIP-1327 treats it as new), so the
+     * next call starts a new incarnation with nothing recorded. Returns whether there was one to end.
+     */
+    boolean startNewIncarnation(String reason);
+
+    /**
+     * Replaces recorded start offsets (an operator's reset found on the broker wins over them):
+     * unlike {@link #chooseStartOffsets}, the last record in log order wins. Returns what is
+     * recorded afterwards.
+     */
+    Map<TopicPartition, Long> supersedeStartOffsets(Map<TopicPartition, ProposedStart> starts);
 
     /** The offset each policy points at now ({@code by_duration} counted back from {@code nowMs}). */
     Map<TopicPartition, Long> policyOffsets(Map<TopicPartition, ResetPolicy> policies, long nowMs);

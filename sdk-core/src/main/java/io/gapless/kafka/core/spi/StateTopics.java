@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core.spi;
 
 import org.apache.kafka.common.errors.InvalidTopicException;
@@ -19,6 +34,8 @@ import java.util.Objects;
  * becomes {@code __}, and every other character becomes {@code _} followed by the two upper-case
  * hex digits of each of its UTF-8 bytes. A name longer than Kafka's limit of 249 characters keeps
  * its beginning and ends with {@code -} and 16 hex digits of the group id's SHA-256.
+ *
+ * @since 0.1.0
  */
 public final class StateTopics {
     private static final int MAX_NAME = 249;

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.admin;
 
 import java.util.Arrays;
@@ -10,6 +25,8 @@ import java.util.Optional;
  * {@link #MAX_RECORD_BYTES_BETWEEN_SNAPSHOTS}, KIP-1349). Each constant carries the config key,
  * the value type, the lower bound the broker's own validator applies and, where the broker bounds a
  * group's value by a broker setting, the names of those broker settings.
+ *
+ * @since 0.1.0
  */
 public enum ShareGroupSetting {
     /** {@code share.auto.offset.reset}: where a share-partition starts when first initialized. */

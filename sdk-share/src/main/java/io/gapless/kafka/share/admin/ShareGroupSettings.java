@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.admin;
 
 import io.gapless.kafka.core.spi.ClientCompatibility;
@@ -49,6 +64,8 @@ import java.util.Objects;
  * optional: without it the broker's bounds are checked by the broker alone. A refusal is Kafka's
  * {@link org.apache.kafka.common.errors.GroupAuthorizationException} naming the operation and the
  * group, and nothing of the update is applied.
+ *
+ * @since 0.1.0
  */
 public final class ShareGroupSettings {
     /** How long each Admin call may take unless {@link #withTimeout(Duration)} says otherwise. */
@@ -70,6 +87,8 @@ public final class ShareGroupSettings {
      * The settings of share group {@code groupId}, read and written through {@code admin}.
      *
      * @throws IllegalArgumentException when the group id is blank
+     * @throws NullPointerException when {@code admin} is null
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.1
      */
     public static ShareGroupSettings forGroup(Admin admin, String groupId) {
         ClientCompatibility.require(ClientCompatibility.EntryPoint.SHARE_GROUP_SETTINGS);
@@ -80,7 +99,11 @@ public final class ShareGroupSettings {
         return new ShareGroupSettings(admin, groupId, DEFAULT_TIMEOUT);
     }
 
-    /** A copy that waits at most {@code timeout} for each Admin call. */
+    /**
+     * A copy that waits at most {@code timeout} for each Admin call.
+     *
+     * @throws IllegalArgumentException when {@code timeout} is null, zero or negative
+     */
     public ShareGroupSettings withTimeout(Duration timeout) {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, got " + timeout);

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.ledger;
 
 import org.apache.kafka.clients.consumer.AcknowledgeType;
@@ -5,6 +20,8 @@ import org.apache.kafka.clients.consumer.AcknowledgeType;
 /**
  * Offsets [first, last] of a share-partition acknowledged with one type, all held at the same
  * delivery count, as recorded by one ledger entry at {@code ledgerOffset}.
+ *
+ * @since 0.1.0
  */
 public record LedgerRange(long ledgerOffset, String transactionalId, long first, long last, byte ackType, short deliveryCount) {
 
@@ -12,7 +29,11 @@ public record LedgerRange(long ledgerOffset, String transactionalId, long first,
         return offset >= first && offset <= last;
     }
 
-    /** The acknowledge type {@link #ackType()} stands for (Kafka's own ids). */
+    /**
+     * The acknowledge type {@link #ackType()} stands for (Kafka's own ids).
+     *
+     * @throws IllegalStateException if the id is none of Kafka's acknowledge types
+     */
     public AcknowledgeType acknowledgeType() {
         for (AcknowledgeType t : AcknowledgeType.values()) {
             if (t.id == ackType) {

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.ledger;
 
 import java.util.List;
@@ -21,6 +36,7 @@ import java.util.TreeSet;
  * @param entries            the group's entries from the log start to the high watermark, in log order, with only the group's ranges
  * @param snapshots          the snapshots in that part of the log, with only the group's watermarks and ranges
  * @param bytesSinceSnapshot committed entry bytes (all groups of the partition) read since the last snapshot
+ * @since 0.1.0
  */
 public record LedgerReport(String groupId, String topic, boolean topicExists, int partition, long logStartOffset,
                            long lastStableOffset, long highWatermark, List<Entry> entries, List<Snapshot> snapshots,

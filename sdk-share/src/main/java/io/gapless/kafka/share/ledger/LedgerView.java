@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.ledger;
 
 import io.gapless.kafka.core.spi.Authorization;
@@ -35,6 +50,8 @@ import java.util.Map;
  * concurrently, so the first snapshot it meets may be an older one that covers less (issue 12,
  * hole 1); the one that covers the start exists, at or above it, because records are deleted only
  * below the coverage of a snapshot already written.
+ *
+ * @since 0.1.0
  */
 public final class LedgerView implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LedgerView.class);
@@ -45,6 +62,8 @@ public final class LedgerView implements AutoCloseable {
     // Per partition read from above offset 0: the offset a snapshot must cover before the index is complete.
     private final Map<TopicPartition, Long> coverageNeeded = new HashMap<>();
     private final RecordObserver observer;
+    // False for the inspection's passes that only list records: they keep nothing of what they read.
+    private final boolean indexed;
 
     /** Sees every ledger record this view applies, in log order (the inspection tools list them). */
     @FunctionalInterface
@@ -64,8 +83,14 @@ public final class LedgerView implements AutoCloseable {
     }
 
     LedgerView(Map<String, Object> connection, IsolationLevel isolation, RecordObserver observer) {
+        this(connection, isolation, observer, true);
+    }
+
+    /** @param indexed whether to build the index; without it only {@link #readTo} and the observer are of use */
+    LedgerView(Map<String, Object> connection, IsolationLevel isolation, RecordObserver observer, boolean indexed) {
         this.isolation = isolation;
         this.observer = observer;
+        this.indexed = indexed;
         Map<String, Object> config = new HashMap<>(connection);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString().toLowerCase(Locale.ROOT));
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
@@ -83,6 +108,7 @@ public final class LedgerView implements AutoCloseable {
         this.isolation = isolation;
         this.consumer = consumer;
         this.observer = RecordObserver.NONE;
+        this.indexed = true;
     }
 
     /** The index of ledger partition {@code partition}; call a catch-up method first. */
@@ -118,6 +144,21 @@ public final class LedgerView implements AutoCloseable {
                 throw new TimeoutException("Timed out reading ack ledger " + partition + " (" + isolation + ") up to offset " + target
                         + "; reached " + position(partition) + (complete(partition) ? ""
                         : ", waiting for a snapshot that covers offsets below " + coverageNeeded.get(partition)));
+            }
+            pollOnce(Duration.ofMillis(50));
+        }
+    }
+
+    /**
+     * Reads until the position is at least {@code target}, whether or not the index is complete
+     * (for a view that only observes), or throws at the deadline.
+     */
+    void readTo(TopicPartition partition, long target, long deadlineNanos) {
+        track(partition);
+        while (position(partition) < target) {
+            if (System.nanoTime() > deadlineNanos) {
+                throw new TimeoutException("Timed out reading ack ledger " + partition + " (" + isolation + ") up to offset " + target
+                        + "; reached " + position(partition));
             }
             pollOnce(Duration.ofMillis(50));
         }
@@ -169,6 +210,10 @@ public final class LedgerView implements AutoCloseable {
                 throw e;
             }
             int bytes = record.serializedValueSize() + Math.max(0, record.serializedKeySize());
+            if (!indexed) {
+                observer.applied(tp, record.offset(), decoded, bytes);
+                continue;
+            }
             if (decoded instanceof LedgerEntry entry) {
                 index.addEntry(entry, bytes);
             } else if (decoded instanceof LedgerSnapshot snapshot) {

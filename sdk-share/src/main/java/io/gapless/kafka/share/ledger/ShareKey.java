@@ -1,9 +1,28 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.ledger;
 
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.Uuid;
 
-/** One share-partition: a group's view of one topic partition (the topic id tells re-created topics apart). */
+/**
+ * One share-partition: a group's view of one topic partition (the topic id tells re-created topics apart).
+ *
+ * @since 0.1.0
+ */
 public record ShareKey(String group, Uuid topicId, String topic, int partition) {
 
     public static ShareKey of(String group, TopicIdPartition tip) {

@@ -1,9 +1,25 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.reset;
 
 import io.gapless.kafka.core.GaplessConsumerConfig;
 import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.KafkaBackoff;
 import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.core.spi.ShareGroupBaseline;
 import io.gapless.kafka.share.admin.ShareGroupSetting;
@@ -47,6 +63,8 @@ import java.util.stream.Collectors;
  * </ol>
  * The consumer calls {@link #subscribed}, {@link #beforePoll} and {@link #filter}; nothing else
  * of this package is visible to it.
+ *
+ * @since 0.1.0
  */
 public final class ShareNewPartitionsReset implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ShareNewPartitionsReset.class);
@@ -65,7 +83,9 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
     private final ShareStartOffsetFilter filter;
     private Set<String> topics = Set.of();
     private boolean prepared;
-    private long lastCheckMs;
+    private long nextCheckMs;
+    private int checkFailures;
+    private final KafkaBackoff checkBackoff = new KafkaBackoff(1_000, 2, 30_000, 0.2);
 
     private ShareNewPartitionsReset(ShareResetOptions options, Map<String, Object> userConfig, String group, String clientId,
                                     boolean explicitAcks) {
@@ -125,13 +145,23 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         if (!prepared) {
             prepare();
             prepared = true;
-            lastCheckMs = System.currentTimeMillis();
+            nextCheckMs = System.currentTimeMillis() + checkIntervalMs;
             return;
         }
         long now = System.currentTimeMillis();
-        if (!nativeMode && now - lastCheckMs >= checkIntervalMs) {
-            lastCheckMs = now;
-            starts.resolve(partitionsOf(topics));
+        if (!nativeMode && now >= nextCheckMs) {
+            try {
+                starts.resolve(partitionsOf(topics));
+                checkFailures = 0;
+                nextCheckMs = now + checkIntervalMs;
+            } catch (KafkaException e) {
+                // Not fatal to polling: a partition met meanwhile is looked up by the filter, or delivered if that fails too.
+                long delay = Math.max(checkIntervalMs, checkBackoff.backoff(checkFailures++));
+                nextCheckMs = System.currentTimeMillis() + delay;
+                metrics.recordLookupFailure();
+                log.warn("Share group {}: could not check the partitions of {} ({}); checked again in {} ms", group, topics,
+                        e.toString(), delay);
+            }
         }
     }
 
@@ -193,11 +223,28 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
             log.warn("Share group {}: could not steer share.auto.offset.reset to earliest ({}); where the broker starts a partition"
                     + " later than its policy, the skipped range is only detected and counted", group, e.toString());
         }
+        SharePartitionState.Presence presence = state.presence();
+        if (!presence.exists() && baseline.startNewIncarnation("share group " + group + " does not exist in Kafka (deleted, or never"
+                + " joined): a new group (KIP-1327)")) {
+            starts.forgetAll();
+            log.info("Share group {} does not exist in Kafka although its baseline started: deleted and started again, so a new"
+                    + " group; its baseline starts a new incarnation", group);
+        }
         List<TopicPartition> all = partitionsOf(topics);
         Map<TopicPartition, Long> chosen = starts.resolve(all);
         Map<TopicPartition, Long> initialized = state.initializedStartOffsets(all);
+        Map<TopicPartition, ShareGroupBaseline.ProposedStart> resets = new HashMap<>();
+        if (presence.members() == 0) {
+            SharePartitionState.operatorResets(chosen, initialized).forEach((tp, spso) -> {
+                log.info("Share group {}: Kafka starts {} at {}, below the start {} the SDK recorded, while the group has no member"
+                        + " (an operator's reset, or a skip left unfinished): Kafka's start wins", group, tp, spso, chosen.get(tp));
+                resets.put(tp, new ShareGroupBaseline.ProposedStart(spso, "the group's start on the broker"));
+            });
+            starts.supersede(resets);
+        }
+        Map<TopicPartition, Long> current = resets.isEmpty() ? chosen : starts.resolve(all);
         Map<TopicPartition, Long> toInitialize = new HashMap<>();
-        chosen.forEach((tp, offset) -> {
+        current.forEach((tp, offset) -> {
             if (!initialized.containsKey(tp)) {
                 toInitialize.put(tp, offset);
             }

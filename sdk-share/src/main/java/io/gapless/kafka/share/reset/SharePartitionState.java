@@ -1,8 +1,25 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.reset;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ShareGroupDescription;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
@@ -30,6 +47,44 @@ final class SharePartitionState {
         this.admin = admin;
         this.group = group;
         this.timeout = timeout;
+    }
+
+    /** Whether the share group exists in Kafka, and how many members it has. */
+    record Presence(boolean exists, int members) {
+    }
+
+    /** The group as Kafka describes it now: a group deleted (or never started) does not exist. */
+    Presence presence() {
+        try {
+            ShareGroupDescription d = admin.describeShareGroups(List.of(group)).describedGroups().get(group)
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return new Presence(d.groupState() != GroupState.DEAD, d.members().size());
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                return new Presence(false, 0);
+            }
+            throw new KafkaException("Cannot describe share group " + group, e.getCause());
+        } catch (Exception e) {
+            throw failure("describe share group " + group, e);
+        }
+    }
+
+    /**
+     * Partitions whose start the broker reports below the one the SDK recorded while the group has
+     * no member: an operator's reset (the only way to move a start of an empty group, measured in
+     * ShareGroupStateFactsIT), or a skip a stopped member left unfinished (the broker trails
+     * acknowledgements and redelivers only what was not acknowledged). Either way the broker's
+     * start wins: nothing it delivers from there is acknowledged unseen.
+     */
+    static Map<TopicPartition, Long> operatorResets(Map<TopicPartition, Long> recorded, Map<TopicPartition, Long> initialized) {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        recorded.forEach((tp, start) -> {
+            Long spso = initialized.get(tp);
+            if (spso != null && spso < start) {
+                out.put(tp, spso);
+            }
+        });
+        return out;
     }
 
     /** Share-partition start offsets the broker has initialized, for the partitions asked about. */

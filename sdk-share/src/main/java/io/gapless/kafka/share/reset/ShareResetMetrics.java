@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.reset;
 
 import io.gapless.kafka.core.spi.MetricDefinition;
@@ -22,6 +37,8 @@ import java.util.Map;
  * the wrapped share consumer's), merged into the share consumer's {@code metrics()} and reported to
  * JMX under {@value #JMX_DOMAIN}. Every value is a number; {@code -total} counters have a
  * {@code -rate} partner. Every metric is one of {@link #DEFINITIONS}.
+ *
+ * @since 0.1.0
  */
 public final class ShareResetMetrics implements AutoCloseable {
     static final String GROUP = "gapless-share-reset-metrics";
@@ -36,6 +53,11 @@ public final class ShareResetMetrics implements AutoCloseable {
             "partitions whose policy start offset this client looked up or chose", CLIENT);
     private static final List<MetricDefinition> SKIPPED_BY_BROKER = MetricDefinition.counter("records-skipped-by-broker", GROUP, JMX_DOMAIN,
             "records the broker skipped because it started a partition later than the policy asks (detected, not recovered)", CLIENT);
+    private static final List<MetricDefinition> DELIVERED_UNDECIDED = MetricDefinition.counter("records-delivered-undecided", GROUP,
+            JMX_DOMAIN, "records delivered to the application although their partition's start offset could not be looked up or"
+                    + " checked (the baseline or the cluster did not answer): never acknowledged unseen, possibly below a start", CLIENT);
+    private static final List<MetricDefinition> LOOKUP_FAILURES = MetricDefinition.counter("start-lookup-failures", GROUP, JMX_DOMAIN,
+            "failed look-ups or checks of start offsets (baseline or cluster unavailable); each is retried after a backoff", CLIENT);
 
     /** Every metric of {@code GaplessShareConsumer} with {@code share.auto.offset.reset.new.partitions}, for the generated reference. */
     public static final List<MetricDefinition> DEFINITIONS;
@@ -46,6 +68,8 @@ public final class ShareResetMetrics implements AutoCloseable {
         all.addAll(SKIPPED);
         all.addAll(STARTS_RECORDED);
         all.addAll(SKIPPED_BY_BROKER);
+        all.addAll(DELIVERED_UNDECIDED);
+        all.addAll(LOOKUP_FAILURES);
         DEFINITIONS = List.copyOf(all);
     }
 
@@ -53,6 +77,8 @@ public final class ShareResetMetrics implements AutoCloseable {
     private final Sensor skipped;
     private final Sensor startsRecorded;
     private final Sensor skippedByBroker;
+    private final Sensor deliveredUndecided;
+    private final Sensor lookupFailures;
 
     ShareResetMetrics(String clientId, ModeDecision.Kind mode) {
         metrics = new Metrics(new MetricConfig(), List.of(new JmxReporter()), Time.SYSTEM, new KafkaMetricsContext(JMX_DOMAIN));
@@ -61,6 +87,8 @@ public final class ShareResetMetrics implements AutoCloseable {
         skipped = sum("records-skipped-before-start", SKIPPED, tags);
         startsRecorded = sum("start-offsets-recorded", STARTS_RECORDED, tags);
         skippedByBroker = sum("records-skipped-by-broker", SKIPPED_BY_BROKER, tags);
+        deliveredUndecided = sum("records-delivered-undecided", DELIVERED_UNDECIDED, tags);
+        lookupFailures = sum("start-lookup-failures", LOOKUP_FAILURES, tags);
     }
 
     /** A sensor summing recorded values as {@code <name>-total} and {@code <name>-rate} (per second), Kafka's pair. */
@@ -80,6 +108,14 @@ public final class ShareResetMetrics implements AutoCloseable {
 
     void recordSkippedByBroker(long records) {
         skippedByBroker.record(records);
+    }
+
+    void recordDeliveredUndecided(int records) {
+        deliveredUndecided.record(records);
+    }
+
+    void recordLookupFailure() {
+        lookupFailures.record(1);
     }
 
     Map<MetricName, ? extends Metric> metrics() {

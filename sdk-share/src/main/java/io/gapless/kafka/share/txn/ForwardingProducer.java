@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.txn;
 
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -23,6 +38,8 @@ import java.util.concurrent.Future;
  * A {@link Producer} that forwards every call to the producer {@link #delegate()} returns, like
  * sdk-core's {@code ForwardingConsumer}. The SDK's producer decorators extend it and override only
  * the methods that carry a feature, so a method Kafka adds to the interface is forwarded in one place.
+ *
+ * @since 0.1.0
  */
 public abstract class ForwardingProducer<K, V> implements Producer<K, V> {
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.core.spi.ConnectionConfigs;
@@ -18,6 +33,8 @@ import java.util.Map;
  * member must not process it again. Redelivered records ({@code deliveryCount() > 1}) are looked
  * up in the ledger's commits and acknowledged as recorded; if the lookup fails they are released.
  * First deliveries pass untouched. Used from the consumer's thread.
+ *
+ * @since 0.1.0
  */
 public final class LedgerHistoryFilter<K, V> implements AutoCloseable {
     private final Map<String, Object> helperConfig;

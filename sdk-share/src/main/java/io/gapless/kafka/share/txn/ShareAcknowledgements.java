@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.txn;
 
 
@@ -39,6 +54,8 @@ import java.util.TreeMap;
  * <p>Records returned by a {@code GaplessShareConsumer} carry their topic id; for other records
  * the topic id is {@code Uuid.ZERO_UUID} and is resolved by the consumer that holds them. Not
  * thread-safe.
+ *
+ * @since 0.1.0
  */
 public final class ShareAcknowledgements {
     private static final ShareAcknowledgements EMPTY = new ShareAcknowledgements(Map.of());

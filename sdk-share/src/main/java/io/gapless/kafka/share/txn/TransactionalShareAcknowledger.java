@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.txn;
 
 import org.apache.kafka.common.TopicIdPartition;
@@ -18,16 +33,30 @@ import java.util.Properties;
  * {@link #commitAcknowledgements} runs {@code beginTransaction}, {@code sendShareAcknowledgementsToTransaction}
  * and {@code commitTransaction} on an internal {@link TransactionalShareProducer}; the same
  * {@code gapless.*} settings apply. Use it from the thread that uses the consumer.
+ *
+ * @since 0.1.0
  */
 public class TransactionalShareAcknowledger implements Closeable {
     private final TransactionalShareProducer<byte[], byte[]> producer;
 
-    /** @param config producer settings; {@code transactional.id} is required, serializers are not */
+    /**
+     * An acknowledger whose transactions carry no output.
+     *
+     * @param config producer settings; {@code transactional.id} is required, serializers are not
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.2
+     */
     public TransactionalShareAcknowledger(Properties config) {
         this(Utils.propsToMap(config));
     }
 
-    /** @param config producer settings; {@code transactional.id} is required, serializers are not */
+    /**
+     * An acknowledger whose transactions carry no output.
+     *
+     * @param config producer settings; {@code transactional.id} is required, serializers are not
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.2
+     */
     public TransactionalShareAcknowledger(Map<String, Object> config) {
         Map<String, Object> settings = new HashMap<>(config);
         this.producer = new TransactionalShareProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.core.spi.ClientCompatibility;
@@ -72,6 +87,8 @@ import java.util.Properties;
  * path, chosen once), a transaction state machine per path and {@link ForwardingProducer} (every
  * method without a feature, {@code send} included). Only the transaction methods, {@code metrics}
  * and {@code close} are overridden here.
+ *
+ * @since 0.1.0
  */
 public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
     // One Kafka producer, seen twice: typed for the application, and as bytes for the ledger entries in its transactions.
@@ -84,22 +101,54 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
     private final ShareTransaction.LedgerCheck ledgerCheck;
     private final AckModeRegistry modes;
 
-    /** Like {@link KafkaProducer#KafkaProducer(Map)}; SDK keys ({@code gapless.*}) are removed first. */
+    /**
+     * Like {@link KafkaProducer#KafkaProducer(Map)}; SDK keys ({@code gapless.*}) are removed first.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value
+     * @throws org.apache.kafka.common.errors.UnsupportedVersionException if transactional acknowledgements cannot run and
+     *         {@code gapless.share.transactional.fallback=fail}
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.2
+     * @throws org.apache.kafka.common.KafkaException if the Kafka producer cannot be created, as {@code KafkaProducer} throws it
+     */
     public TransactionalShareProducer(Map<String, Object> configs) {
         this(configs, null, null);
     }
 
-    /** Like {@link KafkaProducer#KafkaProducer(Map, Serializer, Serializer)}. */
+    /**
+     * Like {@link KafkaProducer#KafkaProducer(Map, Serializer, Serializer)}.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value
+     * @throws org.apache.kafka.common.errors.UnsupportedVersionException if transactional acknowledgements cannot run and
+     *         {@code gapless.share.transactional.fallback=fail}
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.2
+     * @throws org.apache.kafka.common.KafkaException if the Kafka producer cannot be created, as {@code KafkaProducer} throws it
+     */
     public TransactionalShareProducer(Map<String, Object> configs, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
         this(configs, keySerializer, valueSerializer, null, null);
     }
 
-    /** Like {@link KafkaProducer#KafkaProducer(Properties)}. */
+    /**
+     * Like {@link KafkaProducer#KafkaProducer(Properties)}.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value
+     * @throws org.apache.kafka.common.errors.UnsupportedVersionException if transactional acknowledgements cannot run and
+     *         {@code gapless.share.transactional.fallback=fail}
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.2
+     * @throws org.apache.kafka.common.KafkaException if the Kafka producer cannot be created, as {@code KafkaProducer} throws it
+     */
     public TransactionalShareProducer(Properties properties) {
         this(Utils.propsToMap(properties), null, null);
     }
 
-    /** Like {@link KafkaProducer#KafkaProducer(Properties, Serializer, Serializer)}. */
+    /**
+     * Like {@link KafkaProducer#KafkaProducer(Properties, Serializer, Serializer)}.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException if a setting is invalid, naming the key and the value
+     * @throws org.apache.kafka.common.errors.UnsupportedVersionException if transactional acknowledgements cannot run and
+     *         {@code gapless.share.transactional.fallback=fail}
+     * @throws io.gapless.kafka.core.UnsupportedClientVersionException if the kafka-clients on the classpath is older than 4.2
+     * @throws org.apache.kafka.common.KafkaException if the Kafka producer cannot be created, as {@code KafkaProducer} throws it
+     */
     public TransactionalShareProducer(Properties properties, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
         this(Utils.propsToMap(properties), keySerializer, valueSerializer);
     }
@@ -207,6 +256,14 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
      * emulated path the ledger check runs first; when it finds a record committed elsewhere or
      * redelivered, this method aborts the transaction, settles those records, releases the rest
      * and throws {@link InvalidRecordStateException}.
+     *
+     * @throws InvalidRecordStateException if a staged record was committed by another transaction or
+     *         delivered again meanwhile; the transaction is aborted, a following {@code abortTransaction()} is a no-op
+     * @throws ProducerFencedException if this producer was fenced (also for Kafka's
+     *         {@code InvalidProducerEpochException}/{@code InvalidTxnStateException} after a fencing abort);
+     *         close it and create a new one
+     * @throws org.apache.kafka.common.KafkaException anything {@code KafkaProducer.commitTransaction()} throws, and
+     *         Kafka's own {@code *AuthorizationException} naming the ACL when the ack ledger refuses this principal
      */
     @Override
     public void commitTransaction() throws ProducerFencedException {

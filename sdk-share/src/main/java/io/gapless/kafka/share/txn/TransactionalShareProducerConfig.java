@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.core.spi.ClientIds;
@@ -18,6 +33,8 @@ import java.util.Map;
  * {@link ShareTransactionConfigs} (fallback and ack ledger). They go into the same
  * {@code Properties}/{@code Map} as the Kafka settings and are removed before the config reaches
  * the Kafka producer. Invalid values fail with a {@link ConfigException} naming key and value.
+ *
+ * @since 0.1.0
  */
 public final class TransactionalShareProducerConfig extends AbstractConfig {
     /** Prefix of every SDK setting; such keys are never passed to the Kafka clients. */

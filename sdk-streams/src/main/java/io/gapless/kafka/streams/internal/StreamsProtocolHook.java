@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.streams.internal;
 
 import org.apache.kafka.common.config.ConfigException;
@@ -94,11 +109,16 @@ public final class StreamsProtocolHook {
     /**
      * The wrapper ({@code ours}, compiled against Kafka Streams 4.4) must implement every method
      * Kafka Streams may call (no abstract method left: a newer base or interface method would
-     * otherwise end in {@code AbstractMethodError}), and every method it overrides to carry the
-     * feature must still exist in {@code base} (or Kafka Streams would bypass it).
+     * otherwise end in {@code AbstractMethodError}), every method it overrides to carry the
+     * feature must still exist in {@code base} (or Kafka Streams would bypass it), and {@code base}
+     * must have no public method beyond the ones {@link WrapperMethods} lists (a newer Kafka Streams
+     * could call a new one instead of {@code poll}, {@code position} or a seek, past the SDK).
      */
     static Optional<String> shapeProblem(Class<?> base, Class<?> ours) {
         List<String> problems = new ArrayList<>();
+        Arrays.stream(base.getMethods()).filter(WrapperMethods::callable).filter(m -> !WrapperMethods.known(m))
+                .map(WrapperMethods::signature).sorted().forEach(unknown -> problems.add("it has a method the SDK does not know, "
+                        + unknown + ", which Kafka Streams may call instead of one the SDK's wrapper overrides"));
         for (Method m : ours.getMethods()) {
             if (Modifier.isAbstract(m.getModifiers())) {
                 problems.add("it declares " + signature(m) + ", which the SDK's wrapper does not implement");

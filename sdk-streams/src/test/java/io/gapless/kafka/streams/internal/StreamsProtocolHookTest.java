@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.streams.internal;
 
 import org.apache.kafka.clients.consumer.internals.AsyncKafkaConsumer;
@@ -7,10 +22,12 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.internals.ConsumerWrapper;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,6 +41,15 @@ class StreamsProtocolHookTest {
     void theKafkaStreamsOnTheClasspathCarriesTheWrapper() {
         assertTrue(StreamsProtocolHook.hookAvailable());
         assertDoesNotThrow(() -> StreamsProtocolHook.check(ConsumerWrapper.class, AsyncKafkaConsumer.class, GaplessConsumerWrapper.class));
+    }
+
+    /** The SDK's wrapper overrides exactly the methods it must see, and the 4.4 wrapper has no method beyond the two lists. */
+    @Test
+    void theSdksWrapperOverridesEveryMethodItMustSee() {
+        java.util.Set<String> overridden = java.util.Arrays.stream(GaplessConsumerWrapper.class.getDeclaredMethods())
+                .filter(WrapperMethods::callable).map(WrapperMethods::signature).collect(java.util.stream.Collectors.toSet());
+        assertEquals(WrapperMethods.SDK_SEES, overridden);
+        assertTrue(java.util.Arrays.stream(ConsumerWrapper.class.getMethods()).filter(WrapperMethods::callable).allMatch(WrapperMethods::known));
     }
 
     @Test
@@ -47,6 +73,17 @@ class StreamsProtocolHookTest {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> StreamsProtocolHook.check(BaseWithoutPosition.class, AsyncKafkaConsumer.class, OursOverridingPosition.class));
         assertTrue(e.getMessage().contains("position(TopicPartition)"), e.getMessage());
+    }
+
+    /**
+     * A newer Kafka Streams whose wrapper gains a concrete method (which it might call instead of
+     * poll, position or a seek) would bypass the SDK unflagged: a ConfigException naming it.
+     */
+    @Test
+    void aConcreteMethodTheSdkDoesNotKnowIsAConfigException() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> StreamsProtocolHook.check(BaseWithNewConcreteMethod.class, AsyncKafkaConsumer.class, OursAgainstNewConcreteBase.class));
+        assertTrue(e.getMessage().contains("pollForTasks(Duration)"), e.getMessage());
     }
 
     @Test
@@ -79,6 +116,26 @@ class StreamsProtocolHookTest {
     static class OursOverridingPosition extends BaseWithoutPosition {
         public long position(TopicPartition partition) {
             return 0;
+        }
+    }
+
+    static class BaseWithNewConcreteMethod {
+        public void wrapConsumer(AsyncKafkaConsumer<byte[], byte[]> d, Map<String, Object> c, Optional<StreamsRebalanceData> r) {
+        }
+
+        public long position(TopicPartition partition) {
+            return 0;
+        }
+
+        public Object pollForTasks(Duration timeout) {
+            return null;
+        }
+    }
+
+    static class OursAgainstNewConcreteBase extends BaseWithNewConcreteMethod {
+        @Override
+        public long position(TopicPartition partition) {
+            return 1;
         }
     }
 

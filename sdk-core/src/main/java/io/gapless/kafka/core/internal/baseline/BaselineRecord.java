@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core.internal.baseline;
 
 import org.apache.kafka.common.Uuid;
@@ -65,6 +80,12 @@ public sealed interface BaselineRecord permits BaselineRecord.GroupStarted, Base
      * group first saw the partition (share groups have no committed offsets; the SDK skips what
      * lies below this offset).
      */
+    /**
+     * Marks a {@link StartOffsetChosen} that replaces the one recorded before (an operator's reset
+     * found on the broker); every other choice keeps the first in log order.
+     */
+    String SUPERSEDING_POLICY_PREFIX = "superseded-by:";
+
     record StartOffsetChosen(String group, String writerId, String incarnation, String topic, Uuid topicId, int partition,
                              long offset, String policy) implements BaselineRecord {
     }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core.internal.baseline;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
@@ -13,6 +28,8 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ShareGroupDescription;
+import org.apache.kafka.clients.admin.StreamsGroupDescription;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,6 +39,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
@@ -34,6 +52,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -454,21 +473,44 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         });
     }
 
-    /** The number of members the consumer group has now (0 when it does not exist). */
+    /** The number of members the group has now, whatever its type (0 when it does not exist). */
     public int groupMembers() {
+        return membership().members();
+    }
+
+    /**
+     * The group's members now, whatever its type. A group id names one group of one type, and each
+     * type has its own Describe call (asked of the other types, Kafka answers GROUP_ID_NOT_FOUND, so
+     * one call alone counts a running share or streams group as empty): all three are asked at once.
+     */
+    public GroupMembership membership() {
         return guarded("describe group " + group + " for", () -> onGroup(() -> {
             ensureAdmin();
-            try {
-                ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
-                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                return d.members().size();
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof GroupIdNotFoundException) {
-                    return 0;
-                }
-                throw e;
-            }
+            KafkaFuture<ConsumerGroupDescription> consumer = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group);
+            KafkaFuture<ShareGroupDescription> share = admin.describeShareGroups(List.of(group)).describedGroups().get(group);
+            KafkaFuture<StreamsGroupDescription> streams = admin.describeStreamsGroups(List.of(group)).describedGroups().get(group);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            List<GroupMembership> found = new ArrayList<>();
+            described(consumer, deadline).filter(d -> d.groupState() != GroupState.DEAD)
+                    .ifPresent(d -> found.add(new GroupMembership("Consumer", d.members().size())));
+            described(share, deadline).filter(d -> d.groupState() != GroupState.DEAD)
+                    .ifPresent(d -> found.add(new GroupMembership("Share", d.members().size())));
+            described(streams, deadline).filter(d -> d.groupState() != GroupState.DEAD)
+                    .ifPresent(d -> found.add(new GroupMembership("Streams", d.members().size())));
+            return found.stream().max(java.util.Comparator.comparingInt(GroupMembership::members)).orElse(GroupMembership.NONE);
         }));
+    }
+
+    /** The description, or empty where the group is not of this type (or the broker has no groups of it). */
+    private static <T> Optional<T> described(KafkaFuture<T> future, long deadlineNanos) throws Exception {
+        try {
+            return Optional.of(future.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException || e.getCause() instanceof UnsupportedVersionException) {
+                return Optional.empty();
+            }
+            throw e;
+        }
     }
 
     /** Log start offsets, for policies that resolve to {@code earliest}. */

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Gapless authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.gapless.kafka.core.internal.baseline;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
@@ -217,21 +232,35 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
      * the same offset.
      */
     public Map<TopicPartition, Long> chooseStartOffsets(Map<TopicPartition, ProposedStart> proposals) {
+        return writeStartOffsets(proposals, false);
+    }
+
+    /**
+     * Replaces the recorded start offsets of share-group partitions (an operator's reset wins):
+     * written as {@link BaselineRecord.StartOffsetChosen} with the policy marked
+     * {@link BaselineRecord#SUPERSEDING_POLICY_PREFIX}, which the fold lets override; returns the
+     * recorded ones afterwards.
+     */
+    public Map<TopicPartition, Long> supersedeStartOffsets(Map<TopicPartition, ProposedStart> starts) {
+        return writeStartOffsets(starts, true);
+    }
+
+    private Map<TopicPartition, Long> writeStartOffsets(Map<TopicPartition, ProposedStart> starts, boolean superseding) {
         GroupBaseline baseline = store.read();
-        Map<String, TopicDescription> described = store.describeTopics(proposals.keySet().stream().map(TopicPartition::topic)
+        Map<String, TopicDescription> described = store.describeTopics(starts.keySet().stream().map(TopicPartition::topic)
                 .collect(Collectors.toCollection(TreeSet::new)));
         List<BaselineRecord> writes = new ArrayList<>();
-        proposals.forEach((tp, proposal) -> {
+        starts.forEach((tp, start) -> {
             TopicDescription d = described.get(tp.topic());
-            if (d != null && baseline.startOffset(d.name(), d.topicId(), tp.partition()).isEmpty()) {
+            if (d != null && (superseding || baseline.startOffset(d.name(), d.topicId(), tp.partition()).isEmpty())) {
                 writes.add(new BaselineRecord.StartOffsetChosen(store.group(), writerId, baseline.incarnation(), d.name(), d.topicId(),
-                        tp.partition(), proposal.offset(), proposal.policy()));
+                        tp.partition(), start.offset(), (superseding ? BaselineRecord.SUPERSEDING_POLICY_PREFIX : "") + start.policy()));
             }
         });
         if (!writes.isEmpty()) {
             store.append(writes);
         }
-        return recordedStartOffsets(proposals.keySet());
+        return recordedStartOffsets(starts.keySet());
     }
 
     /** A start offset proposed for a share-group partition and the policy that chose it. */
