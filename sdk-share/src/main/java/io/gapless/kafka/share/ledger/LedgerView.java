@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -200,7 +201,14 @@ public final class LedgerView implements AutoCloseable {
             }
             TopicPartition tp = new TopicPartition(record.topic(), record.partition());
             LedgerIndex index = indexes.get(tp);
-            Object decoded = LedgerCodec.decode(record.value(), record.offset());
+            Object decoded;
+            try {
+                decoded = LedgerCodec.decode(record.value(), record.offset());
+            } catch (KafkaException e) {
+                // Stay at the record: a view past it would answer for entries it never applied (issue 22, finding 8).
+                consumer.seek(tp, record.offset());
+                throw e;
+            }
             int bytes = record.serializedValueSize() + Math.max(0, record.serializedKeySize());
             if (!indexed) {
                 observer.applied(tp, record.offset(), decoded, bytes);

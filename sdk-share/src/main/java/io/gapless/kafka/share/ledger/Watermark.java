@@ -18,8 +18,8 @@ package io.gapless.kafka.share.ledger;
 /**
  * Offsets of a share-partition below {@code offset} were acknowledged or archived for good when a
  * snapshot read the share-partition start offset; {@code maxDelivery} is the highest delivery
- * count of the committed ranges pruned below it. A delivery with a higher count than that can only
- * come from a later incarnation of the share-partition (offsets reset, group or topic re-created).
+ * count of the committed ranges pruned below it, kept in the record format for older readers: no
+ * decision reads it any more (a delivery count never proves a later incarnation; issue 22, finding 3).
  * {@link #DEAD} marks a share-partition whose topic id no longer exists.
  */
 record Watermark(long offset, short maxDelivery) {

@@ -31,7 +31,10 @@ import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidRecordStateException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -211,7 +214,7 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
 
     /**
      * The application acknowledged {@code record}. Transactional mode: Kafka gets it now and the
-     * record is no longer the transaction's. Explicit mode: it waits for the next poll, commit or
+     * record is no longer the transaction's (refused once a transaction staged it). Explicit mode: it waits for the next poll, commit or
      * close, or for {@link #acknowledgementsForTransaction()}; records this consumer does not hold
      * go to Kafka at once, which judges them as it always does.
      *
@@ -219,6 +222,11 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
      */
     public void acknowledge(ConsumerRecord<K, V> record, AcknowledgeType type) {
         if (explicitAcks == null) {
+            TopicIdPartition tip = RecordTopicIds.topicIdPartition(record);
+            if (held.isStaged(tip, record.offset())) {
+                // The transaction settles it; an acknowledgement sent now would be a second one (issue 22, finding 8).
+                throw stagedInTransaction(tip, record);
+            }
             delegate.acknowledge(record, type);
             forget(record);
             return;
@@ -229,10 +237,14 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
             return;
         }
         if (held.isStaged(tip, record.offset())) {
-            throw new IllegalStateException(tip.topicPartition() + "@" + record.offset() + " is staged in an open transaction;"
-                    + " its acknowledgement is decided by the transaction");
+            throw stagedInTransaction(tip, record);
         }
         explicitAcks.acknowledge(record, type);
+    }
+
+    private static IllegalStateException stagedInTransaction(TopicIdPartition tip, ConsumerRecord<?, ?> record) {
+        return new IllegalStateException(tip.topicPartition() + "@" + record.offset() + " is staged in an open transaction;"
+                + " its acknowledgement is decided by the transaction");
     }
 
     /** Explicit mode: hands the acknowledgements the application gave to Kafka (before a commit, a poll or close). */
@@ -297,7 +309,11 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
         active = true;
     }
 
-    /** On the ledger path, drops (and acknowledges as recorded) redelivered records a committed transaction holds. */
+    /**
+     * On the ledger path, drops (and acknowledges as recorded) redelivered records a committed transaction holds.
+     *
+     * @throws KafkaException (retriable where the cause is) if a topic id cannot be looked up; the records are then released
+     */
     public ConsumerRecords<K, V> dedup(ConsumerRecords<K, V> records) {
         if (dedup == null) {
             return records;
@@ -307,7 +323,33 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
             // one a transaction committed, which must not be processed again.
             activate();
         }
-        return active ? dedup.apply(records, delegate) : records;
+        if (!active) {
+            return records;
+        }
+        try {
+            return dedup.apply(records, delegate);
+        } catch (KafkaException e) {
+            throw releaseAll(records, e);
+        }
+    }
+
+    /**
+     * A lookup failed after Kafka's poll returned {@code records}: none of them is held, so none
+     * would ever be settled (explicit mode would refuse every later poll). They are released for
+     * redelivery and the poll fails with a retriable exception where the cause is transient
+     * (issue 22, finding 4).
+     */
+    private KafkaException releaseAll(ConsumerRecords<K, V> records, KafkaException cause) {
+        for (ConsumerRecord<K, V> r : records) {
+            delegate.acknowledge(r, AcknowledgeType.RELEASE);
+        }
+        log.warn("Share consumer of group {}: a lookup failed after poll ({}); released the {} record(s) it returned for redelivery",
+                metadata.groupId(), cause.toString(), records.count());
+        if (cause instanceof AuthorizationException || cause instanceof RetriableException) {
+            return cause;
+        }
+        return new TimeoutException("A lookup failed after poll; the " + records.count()
+                + " record(s) it returned were released for redelivery: poll again (" + cause.getMessage() + ")", cause);
     }
 
     private static boolean redelivered(ConsumerRecords<?, ?> records) {
@@ -329,10 +371,23 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
         }
     }
 
-    /** Records the topic id of every record handed out, and holds it. */
+    /**
+     * Records the topic id of every record handed out, and holds it.
+     *
+     * @throws KafkaException (retriable where the cause is) if a topic id cannot be looked up; the records are then released
+     */
     public void hold(ConsumerRecords<K, V> records) {
+        Map<TopicPartition, TopicIdPartition> partitions = new HashMap<>();
+        try {
+            // Every lookup before anything is held: a failure leaves nothing half held.
+            for (TopicPartition tp : records.partitions()) {
+                partitions.put(tp, new TopicIdPartition(active ? topicIds.topicId(tp.topic()) : Uuid.ZERO_UUID, tp));
+            }
+        } catch (KafkaException e) {
+            throw releaseAll(records, e);
+        }
         for (TopicPartition tp : records.partitions()) {
-            TopicIdPartition tip = new TopicIdPartition(active ? topicIds.topicId(tp.topic()) : Uuid.ZERO_UUID, tp);
+            TopicIdPartition tip = partitions.get(tp);
             for (ConsumerRecord<K, V> record : records.records(tp)) {
                 if (active) {
                     RecordTopicIds.remember(record, tip.topicId());

@@ -57,10 +57,11 @@ import java.util.concurrent.TimeUnit;
  * The decisions are the static methods over a {@link LedgerIndex}, collected in a {@link Verdict};
  * the rest is ledger I/O.
  *
- * <p>A committed range binds a later delivery unless the group accepted its acknowledgements (a
- * {@link LedgerConfirmation}) and the later delivery has a higher delivery count: within one
- * incarnation of a share-partition an acknowledged record is never delivered again and delivery
- * counts never fall, so only a reset or re-created share-partition delivers it so (holes 3, 4).
+ * <p>A committed range binds every later delivery of its offsets under the same topic id: no
+ * delivery count and no confirmation frees it (issue 22). Kafka 4.4 reports an acknowledgement of a
+ * record below the share-partition start offset as success (ShareAcknowledgeFactsIT), and a stale
+ * holder can hold a higher delivery count than the committed one, so neither can tell a later
+ * incarnation of the group from a stale holder.
  */
 final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     private static final Logger log = LoggerFactory.getLogger(LedgerCommitProtocol.class);
@@ -176,8 +177,12 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
 
     /**
      * Step 2: the committed view's position is the last stable offset it passed; once it reaches our
-     * own entry, every entry below it has a known fate. Meanwhile the holders of overlapping open
-     * entries are fenced: they hold a delivery older than ours, so they could only commit a duplicate.
+     * own entry, every entry below it has a known fate. Meanwhile the holder of an overlapping entry
+     * that holds the last stable offset is fenced: that entry is still open (each transaction writes
+     * one entry, its first record on the ledger partition), and it holds a delivery older than ours,
+     * so it could only commit a duplicate. Entries above the last stable offset may be resolved
+     * already; their producers are never fenced (issue 22, finding 5: a healthy producer whose entry
+     * committed long ago was fenced because this view's position was stale).
      */
     private LedgerView awaitFates(TopicPartition p, long own, List<LedgerRange> earlier, long deadlineNanos) {
         LedgerView committed = ledger.committed();
@@ -188,9 +193,14 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
                 throw new TimeoutException("Timed out waiting for earlier transactions on ack ledger " + p
                         + " to resolve (position " + committed.position(p) + ", own entry at " + own + ")");
             }
-            long position = committed.position(p);
+            // Read what is stable now: the position then sits at the last stable offset (below ours while an earlier entry is open).
+            committed.catchUpToEnd(p, deadlineNanos);
+            long stable = committed.position(p);
+            if (stable >= own && committed.complete(p)) {
+                break;
+            }
             for (LedgerRange other : earlier) {
-                if (other.ledgerOffset() >= position && !other.transactionalId().equals(transactionalId)
+                if (other.ledgerOffset() == stable && !other.transactionalId().equals(transactionalId)
                         && fenced.add(other.transactionalId())) {
                     ledger.fence(other.transactionalId());
                 }
@@ -237,10 +247,13 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
 
     /**
      * Step 3's decision, over the committed entries below our own at {@code own} (every fate known).
-     * A committed range that binds our delivery (see the class comment) means the record is done
-     * elsewhere: settled with the type it recorded, or released when the group already accepted
-     * it (our delivery is not newer: stale, or a reset share-partition that a newer delivery will
-     * tell). Offsets below a snapshot's start are released too.
+     * A committed range of the same share-partition (topic id included) holding one of our offsets
+     * binds it, whatever its delivery count and whether or not a confirmation says the group
+     * accepted it: the record's output is committed, so ours is refused and the record settled with
+     * the type the committed entry recorded. A delivery count proves nothing about incarnations
+     * (issue 22: a stale holder may hold a higher count than the committed one, and Kafka reports
+     * an acknowledgement below the start offset as success). Offsets below a snapshot's start are
+     * released.
      */
     static void committedElsewhere(LedgerIndex done, Map<ShareKey, List<LedgerRange>> ours, long own, Verdict verdict) {
         for (Map.Entry<ShareKey, List<LedgerRange>> e : ours.entrySet()) {
@@ -249,17 +262,9 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
                 belowStart(done, key, mine, verdict);
                 for (LedgerRange other : done.overlapping(key, mine.first(), mine.last(), own)) {
                     long[] range = overlap(mine, other);
-                    String where = key.topic() + "-" + key.partition() + " offsets " + range[0] + ".." + range[1];
-                    if (!done.confirmed(key, other.ledgerOffset())) {
-                        verdict.recorded(key, range, AcknowledgeType.forId(other.ackType()),
-                                where + " were already committed by transactional.id " + other.transactionalId());
-                    } else if (mine.deliveryCount() <= other.deliveryCount()) {
-                        verdict.release(key, range, where + " were committed by transactional.id " + other.transactionalId()
-                                + " in delivery " + other.deliveryCount() + " and acknowledged by the group; this delivery ("
-                                + mine.deliveryCount() + ") is not newer: a stale holder, or a reset share-partition (released: a newer "
-                                + "delivery proves a reset)");
-                    }
-                    // Otherwise: acknowledged, and delivered again with a higher count, so in a later incarnation.
+                    verdict.recorded(key, range, AcknowledgeType.forId(other.ackType()), key.topic() + "-" + key.partition()
+                            + " offsets " + range[0] + ".." + range[1] + " were already committed by transactional.id " + other.transactionalId()
+                            + " (delivery " + other.deliveryCount() + "; this one " + mine.deliveryCount() + ")");
                 }
             }
         }
@@ -267,11 +272,11 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
 
     /**
      * Offsets below the share-partition start a snapshot recorded were acknowledged or archived for
-     * good, unless our delivery count exceeds every count pruned below it (a later incarnation).
+     * good (their committed ranges were pruned): our delivery of them is over, whatever its count.
      */
     private static void belowStart(LedgerIndex index, ShareKey key, LedgerRange mine, Verdict verdict) {
         long watermark = index.watermark(key);
-        if (mine.first() < watermark && mine.deliveryCount() <= index.watermarkDelivery(key)) {
+        if (mine.first() < watermark) {
             long[] range = {mine.first(), Math.min(mine.last(), watermark - 1)};
             verdict.release(key, range, describe(key, mine) + " lies below the share-partition start offset "
                     + (watermark == Long.MAX_VALUE ? "(its topic id no longer exists)" : watermark) + " (already acknowledged)");
@@ -323,13 +328,33 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
         }
         List<LedgerConfirmation> queue = pending.computeIfAbsent(lastPartition, p -> new ArrayList<>());
         queue.removeAll(carried);
-        landed.forEach((participant, tips) -> tips.forEach(tip ->
-                queue.add(new LedgerConfirmation(ShareKey.of(participant.metadata().groupId(), tip), lastOffset))));
+        queue.addAll(confirmations(lastStaged, landed, lastOffset));
         try {
             ledger.maybeSnapshot(lastPartition, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
         } catch (KafkaException e) {
             log.warn("Ack-ledger snapshot of {} failed, will retry after a later commit: {}", lastPartition, e.toString());
         }
+    }
+
+    /**
+     * The confirmations an entry at {@code entryOffset} earned: a share-partition is confirmed only
+     * when every participant that staged records of it had its acknowledgements accepted (one
+     * participant's success says nothing of another's records; issue 22, finding 1). Confirmations
+     * are informative (inspection); no decision rests on them.
+     */
+    static List<LedgerConfirmation> confirmations(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged,
+                                                  Map<ShareAckParticipant, Set<TopicIdPartition>> landed, long entryOffset) {
+        Map<ShareKey, Boolean> all = new LinkedHashMap<>();
+        staged.forEach((participant, ranges) -> ranges.keySet().forEach(tip -> all.merge(
+                ShareKey.of(participant.metadata().groupId(), tip), landed.getOrDefault(participant, Set.of()).contains(tip),
+                Boolean::logicalAnd)));
+        List<LedgerConfirmation> out = new ArrayList<>();
+        all.forEach((key, ok) -> {
+            if (ok) {
+                out.add(new LedgerConfirmation(key, entryOffset));
+            }
+        });
+        return out;
     }
 
     @Override

@@ -39,9 +39,9 @@ import java.util.function.Supplier;
 /**
  * Drops redelivered records ({@code deliveryCount() > 1}) whose acknowledgement a committed
  * ledger entry already holds, acknowledging them as recorded: the crash between a commit and its
- * acknowledgement. Only entries whose acknowledgements the group never confirmed count (a
- * confirmed record delivered again belongs to a reset or re-created share-partition), and only
- * under the topic's current id (looked up afresh before anything is dropped). First deliveries
+ * acknowledgement. Every committed entry counts, confirmed or not (a delivery count never tells a
+ * later incarnation of the group: issue 22), but only under the topic's current id (looked up
+ * afresh before anything is dropped). First deliveries
  * pass untouched and cost nothing. A lookup that cannot be completed lets the record through: the
  * producer's commit check still refuses to commit it twice.
  */
@@ -97,18 +97,25 @@ final class LedgerDedupFilter<K, V> {
             log.warn("Ack-ledger lookup failed ({}); redelivered records are handed out and checked at commit", e.toString());
             return records;
         }
+        // Every topic id first: a lookup that fails (it throws) must do so before anything is acknowledged.
+        Map<TopicPartition, Uuid> ids = new LinkedHashMap<>();
+        for (TopicPartition tp : records.partitions()) {
+            for (ConsumerRecord<K, V> r : records.records(tp)) {
+                if (r.deliveryCount().orElse((short) 1) > 1) {
+                    ids.put(tp, topicIds.topicId(tp.topic()));
+                    break;
+                }
+            }
+        }
         Map<TopicPartition, List<ConsumerRecord<K, V>>> kept = new LinkedHashMap<>();
         int dropped = 0;
         for (TopicPartition tp : records.partitions()) {
             List<ConsumerRecord<K, V>> list = new ArrayList<>();
-            Uuid id = null;
+            Uuid id = ids.get(tp);
             Boolean idCurrent = null;
             for (ConsumerRecord<K, V> r : records.records(tp)) {
                 if (r.deliveryCount().orElse((short) 1) > 1) {
-                    if (id == null) {
-                        id = topicIds.topicId(tp.topic());
-                    }
-                    LedgerRange done = unconfirmed(index, new ShareKey(group, id, tp.topic(), tp.partition()), r.offset());
+                    LedgerRange done = committed(index, new ShareKey(group, id, tp.topic(), tp.partition()), r.offset());
                     if (done != null && idCurrent == null) {
                         idCurrent = id.equals(fresh(tp.topic()));
                     }
@@ -130,13 +137,9 @@ final class LedgerDedupFilter<K, V> {
         return dropped == 0 ? records : new ConsumerRecords<>(kept);
     }
 
-    private static LedgerRange unconfirmed(LedgerIndex index, ShareKey key, long offset) {
-        for (LedgerRange r : index.covering(key, offset, Long.MAX_VALUE)) {
-            if (!index.confirmed(key, r.ledgerOffset())) {
-                return r;
-            }
-        }
-        return null;
+    private static LedgerRange committed(LedgerIndex index, ShareKey key, long offset) {
+        List<LedgerRange> covering = index.covering(key, offset, Long.MAX_VALUE);
+        return covering.isEmpty() ? null : covering.get(0);
     }
 
     // Before acknowledging without output: is the cached id still the topic's? (Cached again by the lookup.)

@@ -24,6 +24,8 @@ import org.apache.kafka.common.errors.InvalidRecordStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.Map;
@@ -52,6 +54,7 @@ import java.util.concurrent.TimeUnit;
  * transaction committed.
  */
 final class ShareTransaction {
+    private static final Logger log = LoggerFactory.getLogger(ShareTransaction.class);
     private final Producer<byte[], byte[]> producer;
     private final String transactionalId;
     private final long maxBlockMs;
@@ -301,6 +304,24 @@ final class ShareTransaction {
             guardFenced(producer::abortTransaction);
         } finally {
             inTransaction = false;
+            renewStaged();
+        }
+    }
+
+    /**
+     * The producer is closing. A transaction still open, or a commit that timed out and was not
+     * retried (Kafka refuses its abort), leaves records staged on consumers that would otherwise
+     * refuse every later poll: they are renewed and unstaged (issue 22, finding 6). Whatever the
+     * transaction's fate, the ledger decides their redelivery: a committed entry acknowledges them
+     * as recorded, an aborted one lets them be processed again.
+     */
+    void close() {
+        if (inTransaction || commitPending) {
+            log.info("Producer of transactional.id {} closed with a transaction {}; its staged records are renewed for their consumers",
+                    transactionalId, commitPending ? "whose commit timed out" : "open");
+            inTransaction = false;
+            commitPending = false;
+            checkPending = false;
             renewStaged();
         }
     }

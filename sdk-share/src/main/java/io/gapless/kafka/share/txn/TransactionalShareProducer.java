@@ -295,6 +295,7 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
     @Override
     public void close(Duration timeout) {
         try {
+            transaction.close();
             application.close(timeout); // closes the serializers too, as KafkaProducer does
         } finally {
             if (ledgerCheck != null) {

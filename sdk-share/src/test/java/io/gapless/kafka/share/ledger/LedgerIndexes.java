@@ -28,6 +28,21 @@ public final class LedgerIndexes {
         index.addConfirmations(List.of(new LedgerConfirmation(key, ledgerOffset)));
     }
 
+    /** Adds confirmations read from the ledger (stand-alone or carried by an entry). */
+    public static void confirmAll(LedgerIndex index, List<LedgerConfirmation> confirmations) {
+        index.addConfirmations(confirmations);
+    }
+
+    /** A snapshot record of {@code index} below {@code coversBelow}, pruned below the start offsets given (opaque to other packages). */
+    public static Object snapshot(LedgerIndex index, long coversBelow, Map<ShareKey, Long> startOffsets) {
+        return index.snapshot(coversBelow, startOffsets);
+    }
+
+    /** Applies a snapshot record made by {@link #snapshot} as a reader meeting it in the log does. */
+    public static void apply(LedgerIndex index, Object snapshot) {
+        index.applySnapshot((LedgerSnapshot) snapshot);
+    }
+
     /** Applies a snapshot below {@code coversBelow} taken from {@code index} itself with the start offsets given (pruning). */
     public static void snapshotAndApply(LedgerIndex index, long coversBelow, Map<ShareKey, Long> startOffsets) {
         index.applySnapshot(index.snapshot(coversBelow, startOffsets));

@@ -81,4 +81,20 @@ class LedgerViewTest {
         view.pollOnce(java.time.Duration.ZERO);
         assertFalse(view.complete(TP), "a snapshot covering only offsets below 800 cannot complete a view that starts at 1000");
     }
+
+    @Test
+    void aRecordThatCannotBeDecodedStopsTheViewAtItsOffset() {
+        // Issue 22, finding 8: the view moved past the whole fetch and called itself complete, without the entries after it.
+        consumer.updateBeginningOffsets(Map.of(TP, 0L));
+        view.index(TP);
+        LedgerRange before = new LedgerRange(0, "A", R, R, (byte) 1, (short) 1);
+        append(0, LedgerCodec.encodeEntry(new LedgerEntry("A", Map.of(KEY, List.of(before)))));
+        append(1, new byte[]{(byte) 99, 1, 2});
+        append(2, LedgerCodec.encodeEntry(new LedgerEntry("B", Map.of(KEY, List.of(new LedgerRange(2, "B", R + 1, R + 1, (byte) 1, (short) 1))))));
+        org.apache.kafka.common.KafkaException e = org.junit.jupiter.api.Assertions.assertThrows(org.apache.kafka.common.KafkaException.class,
+                () -> view.pollOnce(java.time.Duration.ZERO));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("offset 1"), e.getMessage());
+        assertEquals(1, view.position(TP), "the view stops at the record it cannot read: it never answers for what lies after it");
+        assertEquals(List.of(before), view.index(TP).covering(KEY, R, Long.MAX_VALUE));
+    }
 }

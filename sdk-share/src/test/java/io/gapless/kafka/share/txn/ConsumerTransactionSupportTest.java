@@ -109,4 +109,44 @@ class ConsumerTransactionSupportTest {
         assertEquals(Set.of(TIP), consumer.settle(Map.of(TIP, Map.of(0L, AcknowledgeType.ACCEPT, 1L, AcknowledgeType.REJECT))));
         assertEquals(0.0, archived());
     }
+
+    @Test
+    void anAcknowledgementOfAStagedRecordIsRefusedInTransactionalMode() {
+        // Issue 22, finding 8: the transaction decides a staged record's acknowledgement; Kafka must not get another one first.
+        List<ConsumerRecord<String, String>> list = List.of(ShareRecords.record(TP, 0, 1), ShareRecords.record(TP, 1, 1));
+        consumer.hold(new ConsumerRecords<>(Map.of(TP, list), Map.of()));
+        consumer.stage(Map.of(TIP, List.of(new AcknowledgementBatch(0, 0, AcknowledgeType.ACCEPT))), "t");
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> consumer.acknowledge(list.get(0), AcknowledgeType.REJECT));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("in-0@0 is staged in an open transaction"), e.getMessage());
+        assertEquals(List.of(), kafka.acks, "nothing reached Kafka");
+        consumer.acknowledge(list.get(1), AcknowledgeType.REJECT);
+        assertEquals(List.of("1:REJECT"), kafka.acks, "a record no transaction staged is the application's to acknowledge");
+    }
+
+    @Test
+    void aTopicIdLookupThatFailsAfterPollReleasesTheRecordsAndIsRetriable() {
+        // Issue 22, finding 4: the records Kafka's poll returned were neither held nor acknowledged, and the consumer wedged.
+        boolean[] failing = {true};
+        ConsumerTransactionSupport<String, String> c = new ConsumerTransactionSupport<>(AckPath.LEDGER, false, kafka, "g", "c2", Map.of(),
+                new LedgerSettings("l.", null, (short) -1, 1024), topic -> {
+                    if (failing[0]) {
+                        throw new KafkaException("Cannot resolve the topic id of " + topic, new java.util.concurrent.TimeoutException());
+                    }
+                    return TIP.topicId();
+                }, group -> 3);
+        try {
+            ConsumerRecords<String, String> polled = new ConsumerRecords<>(Map.of(TP, List.of(ShareRecords.record(TP, 0, 1),
+                    ShareRecords.record(TP, 1, 1))), Map.of());
+            KafkaException e = org.junit.jupiter.api.Assertions.assertThrows(KafkaException.class, () -> c.hold(polled));
+            org.junit.jupiter.api.Assertions.assertInstanceOf(org.apache.kafka.common.errors.RetriableException.class, e, e.toString());
+            assertEquals(List.of("0:RELEASE", "1:RELEASE"), kafka.acks, "released for redelivery");
+            failing[0] = false;
+            c.beforePoll();
+            c.hold(polled);
+            c.stage(Map.of(TIP, List.of(new AcknowledgementBatch(0, 1, AcknowledgeType.ACCEPT))), "t");
+        } finally {
+            c.close();
+        }
+    }
 }

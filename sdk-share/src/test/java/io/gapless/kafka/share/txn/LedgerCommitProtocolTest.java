@@ -101,33 +101,52 @@ class LedgerCommitProtocolTest {
     }
 
     @Test
-    void anAcknowledgedRecordDeliveredAgainWithAHigherCountBelongsToALaterIncarnation() {
-        // Hole 4: the group's offsets were reset (or the group re-created) after a committed, acknowledged entry.
-        LedgerIndex done = index(range(3, "old-era", 0, 5, AcknowledgeType.ACCEPT, 1));
+    void aConfirmedCommittedEntryBindsADeliveryWithAHigherCount() {
+        // Issue 22, finding 2 (replaces the old "later incarnation" test): H1 committed r at delivery 1 and its acknowledgement
+        // was reported as success (Kafka skips acknowledgements below the start offset silently); H2 holds delivery 2 of the
+        // same incarnation. A higher count is no evidence of a new incarnation: H2 is refused, r settled as recorded.
+        LedgerIndex done = index(range(3, "h1", 0, 5, AcknowledgeType.ACCEPT, 1));
         LedgerIndexes.confirm(done, KEY, 3);
         Verdict verdict = new Verdict();
         LedgerCommitProtocol.committedElsewhere(done, ours(0, 5, 2), OWN, verdict);
-        assertEquals(Set.of(), verdict.reasons, "an acknowledged record is never delivered again in its incarnation");
-
-        // The first delivery after the reset has no higher count: it cannot tell a stale holder from a reset, so it is released.
-        Verdict first = new Verdict();
-        LedgerCommitProtocol.committedElsewhere(done, ours(0, 5, 1), OWN, first);
-        assertEquals(Map.of(), first.doneElsewhere(), "never acknowledged without output");
-        assertEquals(AcknowledgeType.RELEASE, first.settle.get(KEY).get(0L));
+        assertEquals(1, verdict.reasons.size(), verdict.reasons.toString());
+        assertEquals(AcknowledgeType.ACCEPT, verdict.doneElsewhere().get(KEY).get(0L), "settled with the recorded type");
+        assertEquals(6, verdict.doneElsewhere().get(KEY).size());
     }
 
     @Test
-    void aRecordBelowAnOldWatermarkDeliveredWithAHigherCountIsCommittedAgain() {
-        // Hole 4: the snapshot pruned the committed range below the share-partition start offset 10 it read then.
-        LedgerIndex done = index(range(3, "old-era", 0, 5, AcknowledgeType.ACCEPT, 1));
+    void aRecordBelowAWatermarkIsRefusedWhateverItsDeliveryCount() {
+        // Issue 22, finding 3 (replaces the old test that committed it again): the snapshot pruned the committed, unconfirmed
+        // range E1 (delivery 1) below the start offset 10; a stale holder of delivery 2 (deliveries after E1 left no entry, so
+        // the pruned maximum is 1) must not pass the watermark, on the read-back or at the decision.
+        LedgerIndex done = index(range(3, "e1", 0, 5, AcknowledgeType.ACCEPT, 1));
         LedgerIndexes.snapshotAndApply(done, 5, Map.of(KEY, 10L));
         assertEquals(10, done.watermark(KEY));
         Verdict later = new Verdict();
         LedgerCommitProtocol.committedElsewhere(done, ours(2, 2, 2), OWN, later);
-        assertEquals(Set.of(), later.reasons, "delivery 2 of an offset below the old start offset: a later incarnation");
-        Verdict stale = new Verdict();
-        LedgerCommitProtocol.committedElsewhere(done, ours(2, 2, 1), OWN, stale);
-        assertEquals(Map.of(KEY, Map.of(2L, AcknowledgeType.RELEASE)), stale.settle, stale.reasons.toString());
+        assertEquals(Map.of(KEY, Map.of(2L, AcknowledgeType.RELEASE)), later.settle, later.reasons.toString());
+        Verdict readBack = new Verdict();
+        List<LedgerRange> earlier = LedgerCommitProtocol.staleHolder(done, ours(2, 2, 2), OWN, readBack);
+        assertEquals(Map.of(KEY, Map.of(2L, AcknowledgeType.RELEASE)), readBack.settle, "refused on the read-back, no wait");
+        assertEquals(List.of(), earlier);
+    }
+
+    @Test
+    void aShareItIsConfirmedOnlyWhenEveryParticipantsAcknowledgementsLanded() {
+        // Issue 22, finding 1: C1's acknowledgements landed, C2's did not (its locks expired); the entry holds both.
+        try (ConsumerTransactionSupport<String, String> c1 = participant("c1"); ConsumerTransactionSupport<String, String> c2 = participant("c2")) {
+            Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged = new java.util.LinkedHashMap<>();
+            staged.put(c1, Map.of(TIP, List.of(range(-1, "me", 0, 4, AcknowledgeType.ACCEPT, 1))));
+            staged.put(c2, Map.of(TIP, List.of(range(-1, "me", 5, 9, AcknowledgeType.ACCEPT, 1))));
+            assertEquals(List.of(), LedgerCommitProtocol.confirmations(staged, Map.of(c1, Set.of(TIP), c2, Set.of()), OWN));
+            assertEquals(List.of(new io.gapless.kafka.share.ledger.LedgerConfirmation(KEY, OWN)),
+                    LedgerCommitProtocol.confirmations(staged, Map.of(c1, Set.of(TIP), c2, Set.of(TIP)), OWN));
+        }
+    }
+
+    private static ConsumerTransactionSupport<String, String> participant(String clientId) {
+        return new ConsumerTransactionSupport<>(AckPath.LEDGER, new MockShareConsumer<>(), "g", clientId, Map.of(),
+                new LedgerSettings("l.", null, (short) -1, 1), t -> TIP.topicId());
     }
 
     @Test

@@ -359,4 +359,20 @@ class ShareTransactionTest {
         assertTrue(refused != null && refused.getMessage().contains("must be retried"), String.valueOf(refused));
         assertEquals(List.of("0:ACCEPT", "1:ACCEPT"), kafkaConsumer.acks);
     }
+
+    @Test
+    void aProducerClosedAfterATimedOutCommitLeavesItsConsumerAbleToPoll() {
+        // Issue 22, finding 6: Kafka refuses abortTransaction() after a commit timed out; an application that gives up and
+        // closes the producer must not leave the consumer refusing every poll because its records stay staged.
+        ShareTransaction tx = transaction(AckPath.LEDGER);
+        tx.begin();
+        tx.stage(batch(TIP, 0, 1, AcknowledgeType.ACCEPT), consumer.metadata());
+        producer.commitTransactionException = new TimeoutException("commit timed out");
+        assertThrows(TimeoutException.class, tx::commit);
+        assertThrows(IllegalStateException.class, consumer::beforePoll, "staged: the consumer waits for the retried commit");
+        tx.close();
+        consumer.beforePoll();
+        assertEquals(List.of("0:RENEW", "1:RENEW", "2:RELEASE"), kafkaConsumer.acks,
+                "the staged records renewed (the ledger decides their redelivery), the one no transaction took released");
+    }
 }

@@ -18,105 +18,52 @@ package io.gapless.kafka.share.txn;
 import io.gapless.kafka.share.GaplessShareConsumer;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
-import io.gapless.kafka.testkit.TestTopics;
 import org.apache.kafka.clients.admin.AlterShareGroupOffsetsResult;
-import org.apache.kafka.clients.consumer.AcknowledgeType;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-import static io.gapless.kafka.share.txn.ShareTestSupport.allAcknowledged;
-import static io.gapless.kafka.share.txn.ShareTestSupport.committedValues;
 import static io.gapless.kafka.share.txn.ShareTestSupport.configureGroup;
-import static io.gapless.kafka.share.txn.ShareTestSupport.consumerConfig;
 import static io.gapless.kafka.share.txn.ShareTestSupport.produce;
-import static io.gapless.kafka.share.txn.ShareTestSupport.producerConfig;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The ledger across incarnations of what it keys (issue 12, holes 3 and 4): an input topic deleted
- * and re-created, a share group whose offsets are reset backwards, a share group deleted and
- * re-created. Records of the new incarnation are processed once; the old ledger entries must
- * neither refuse them nor acknowledge them without output.
+ * The ledger across incarnations of what it keys (issue 12, holes 3 and 4; issue 22): an input
+ * topic deleted and re-created is a new incarnation (new topic id): its records are processed once.
+ * A share group whose offsets are reset backwards, or deleted and re-created, is not told apart
+ * from a stale holder: Kafka 4.4 shows nothing that identifies it (ShareAcknowledgeFactsIT: the
+ * reported start offset trails at 0 before and after a reset) and a delivery count proves nothing
+ * (issue 22). Records a committed entry holds are acknowledged as recorded, never output twice.
  */
 @EmbeddedKafkaTest
 class TransactionalShareIncarnationIT {
     private static final int RECORDS = 10;
 
     private final EmbeddedKafka kafka;
-    private final String input = TestTopics.unique("inc-in");
-    private final String output = TestTopics.unique("inc-out");
-    private final String group = TestTopics.unique("inc-group");
-    private final String ledger = TestTopics.unique("inc-ledger");
-    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final ShareTxnFixture f;
+    private final String input;
+    private final String group;
 
     TransactionalShareIncarnationIT(EmbeddedKafka kafka) throws Exception {
         this.kafka = kafka;
-        kafka.createTopic(input, 1);
-        kafka.createTopic(output, 1);
+        this.f = new ShareTxnFixture(kafka, "inc");
+        this.input = f.input;
+        this.group = f.group;
         configureGroup(kafka, group, 2000);
         produce(kafka, input, RECORDS, "v");
     }
 
     @AfterEach
-    void close() throws Exception {
-        for (AutoCloseable c : closeables) {
-            c.close();
-        }
-    }
-
-    private GaplessShareConsumer<String, String> consumer() {
-        GaplessShareConsumer<String, String> c = new GaplessShareConsumer<>(consumerConfig(kafka, group, ledger));
-        c.subscribe(List.of(input));
-        closeables.add(c);
-        return c;
-    }
-
-    private TransactionalShareProducer<String, String> producer() {
-        TransactionalShareProducer<String, String> p = new TransactionalShareProducer<>(producerConfig(kafka, TestTopics.unique("txn"), ledger));
-        closeables.add(p);
-        p.initTransactions();
-        return p;
-    }
-
-    /** Copies records to the output transactionally until the group has acknowledged everything; refusals are retried. */
-    private void drain(TransactionalShareProducer<String, String> p, GaplessShareConsumer<String, String> c) {
-        await().pollInSameThread().atMost(Duration.ofSeconds(60)).until(() -> {
-            ConsumerRecords<String, String> records = c.poll(Duration.ofMillis(200));
-            if (!records.isEmpty()) {
-                p.beginTransaction();
-                try {
-                    for (ConsumerRecord<String, String> r : records) {
-                        p.send(new ProducerRecord<>(output, r.key(), r.value()));
-                    }
-                    p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(records, AcknowledgeType.ACCEPT),
-                            c.shareGroupMetadata());
-                    p.commitTransaction();
-                } catch (KafkaException e) {
-                    p.abortTransaction();
-                }
-            }
-            return allAcknowledged(kafka, group, input);
-        });
-    }
-
-    private Map<String, Integer> outputCounts() {
-        Map<String, Integer> counts = new TreeMap<>();
-        committedValues(kafka, output).forEach(v -> counts.merge(v, 1, Integer::sum));
-        return counts;
+    void close() {
+        f.close();
     }
 
     private static Map<String, Integer> expected(int times, String... prefixes) {
@@ -129,25 +76,25 @@ class TransactionalShareIncarnationIT {
 
     @Test
     void aTopicDeletedAndRecreatedIsProcessedAgainFromItsNewRecords() throws Exception {
-        GaplessShareConsumer<String, String> c = consumer();
-        TransactionalShareProducer<String, String> p = producer();
-        drain(p, c);
-        assertEquals(expected(1, "v"), outputCounts());
+        GaplessShareConsumer<String, String> c = f.consumer();
+        TransactionalShareProducer<String, String> p = f.producer();
+        f.drain(p, c);
+        assertEquals(expected(1, "v"), f.outputCounts());
 
         // Within the consumer's topic-id cache: same name, same offsets, a new topic id.
         kafka.deleteTopics(input);
         await().atMost(Duration.ofSeconds(30)).until(() -> !kafka.admin().listTopics().names().get().contains(input));
         kafka.createTopic(input, 1);
         produce(kafka, input, RECORDS, "w");
-        drain(p, c);
-        assertEquals(expected(1, "v", "w"), outputCounts(), "every record of the re-created topic exactly once in the output");
+        f.drain(p, c);
+        assertEquals(expected(1, "v", "w"), f.outputCounts(), "every record of the re-created topic exactly once in the output");
     }
 
     @Test
-    void offsetsResetBackwardsAreProcessedOnceMore() throws Exception {
-        GaplessShareConsumer<String, String> c = consumer();
-        TransactionalShareProducer<String, String> p = producer();
-        drain(p, c);
+    void offsetsResetBackwardsOverCommittedRecordsAreAcknowledgedAsRecorded() throws Exception {
+        GaplessShareConsumer<String, String> c = f.consumer();
+        TransactionalShareProducer<String, String> p = f.producer();
+        f.drain(p, c);
         c.close();
         p.close();
         // The operator resets the (now empty) group to the beginning: the records are to be processed again.
@@ -157,15 +104,15 @@ class TransactionalShareIncarnationIT {
             r.all().get(10, TimeUnit.SECONDS);
             return true;
         });
-        drain(producer(), consumer());
-        assertEquals(expected(2, "v"), outputCounts(), "every record once per incarnation of the group's offsets");
+        f.drain(f.producer(), f.consumer());
+        assertEquals(expected(1, "v"), f.outputCounts(), "a record a committed entry holds is never output again");
     }
 
     @Test
-    void aShareGroupDeletedAndRecreatedProcessesItsRecordsAgain() throws Exception {
-        GaplessShareConsumer<String, String> c = consumer();
-        TransactionalShareProducer<String, String> p = producer();
-        drain(p, c);
+    void aShareGroupDeletedAndRecreatedAcknowledgesCommittedRecordsAsRecorded() throws Exception {
+        GaplessShareConsumer<String, String> c = f.consumer();
+        TransactionalShareProducer<String, String> p = f.producer();
+        f.drain(p, c);
         c.close();
         p.close();
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
@@ -173,7 +120,7 @@ class TransactionalShareIncarnationIT {
             return true;
         });
         configureGroup(kafka, group, 2000);
-        drain(producer(), consumer());
-        assertEquals(expected(2, "v"), outputCounts(), "every record once per incarnation of the group");
+        f.drain(f.producer(), f.consumer());
+        assertEquals(expected(1, "v"), f.outputCounts(), "a record a committed entry holds is never output again");
     }
 }
