@@ -29,6 +29,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.TimeoutException;
 
 import java.time.Duration;
 import java.util.List;
@@ -56,8 +57,8 @@ final class ShareSnippets {
                 producer.sendShareAcknowledgementsToTransaction(
                         ShareAcknowledgements.fromRecords(records, AcknowledgeType.ACCEPT), consumer.shareGroupMetadata());
                 producer.commitTransaction();
-            } catch (ProducerFencedException fenced) {
-                producer.close();
+            } catch (ProducerFencedException | TimeoutException e) {     // Kafka refuses abort after a timed-out commit
+                producer.close();                                              // staged records are renewed; the ledger decides
                 producer = new TransactionalShareProducer<>(producerProps);   // same transactional.id
                 producer.initTransactions();
             } catch (KafkaException e) {
