@@ -1,0 +1,142 @@
+package io.gapless.kafka.share.txn;
+
+import io.gapless.kafka.share.GaplessShareConsumer;
+import io.gapless.kafka.testkit.EmbeddedKafka;
+import io.gapless.kafka.testkit.EmbeddedKafkaTest;
+import io.gapless.kafka.testkit.TestTopics;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static io.gapless.kafka.share.txn.ShareTestSupport.allAcknowledged;
+import static io.gapless.kafka.share.txn.ShareTestSupport.committedValues;
+import static io.gapless.kafka.share.txn.ShareTestSupport.configureGroup;
+import static io.gapless.kafka.share.txn.ShareTestSupport.consumerConfig;
+import static io.gapless.kafka.share.txn.ShareTestSupport.produce;
+import static io.gapless.kafka.share.txn.ShareTestSupport.producerConfig;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Issue 22, finding 8 (its deleted-ledger case) on the embedded broker: records committed whose
+ * acknowledgement did not land (the consumer was gone before it) come back; the ack ledger topic
+ * was deleted meanwhile (an operator cleaning up internal-looking topics). The next producer
+ * creates a new, empty ledger, whose views call themselves complete from offset 0, and the
+ * redeliveries are committed a second time.
+ */
+@EmbeddedKafkaTest
+class TransactionalShareLedgerDeletedIT {
+    private final EmbeddedKafka kafka;
+    private final String input = TestTopics.unique("ledel-in");
+    private final String output = TestTopics.unique("ledel-out");
+    private final String group = TestTopics.unique("ledel-group");
+    private final String ledger = TestTopics.unique("ledel-ledger");
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    TransactionalShareLedgerDeletedIT(EmbeddedKafka kafka) {
+        this.kafka = kafka;
+        kafka.createTopic(input, 1);
+        kafka.createTopic(output, 1);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : closeables) {
+            try {
+                c.close();
+            } catch (RuntimeException e) {
+                // already closed by the test
+            }
+        }
+    }
+
+    private GaplessShareConsumer<String, String> consumer() {
+        GaplessShareConsumer<String, String> c = new GaplessShareConsumer<>(consumerConfig(kafka, group, ledger));
+        c.subscribe(List.of(input));
+        closeables.add(c);
+        return c;
+    }
+
+    private TransactionalShareProducer<String, String> producer() {
+        TransactionalShareProducer<String, String> p = new TransactionalShareProducer<>(producerConfig(kafka, TestTopics.unique("txn"), ledger));
+        closeables.add(p);
+        p.initTransactions();
+        return p;
+    }
+
+    private static ConsumerRecords<String, String> pollUntil(GaplessShareConsumer<String, String> c, String prefix) {
+        List<ConsumerRecords<String, String>> got = new ArrayList<>();
+        await().pollInSameThread().atMost(Duration.ofSeconds(60)).until(() -> {
+            ConsumerRecords<String, String> records = c.poll(Duration.ofMillis(200));
+            if (!records.isEmpty() && records.iterator().next().value().startsWith(prefix)) {
+                got.add(records);
+            }
+            return !got.isEmpty();
+        });
+        return got.get(0);
+    }
+
+    private void drain(TransactionalShareProducer<String, String> p, GaplessShareConsumer<String, String> c) {
+        await().pollInSameThread().atMost(Duration.ofSeconds(60)).until(() -> {
+            ConsumerRecords<String, String> records = c.poll(Duration.ofMillis(200));
+            if (!records.isEmpty()) {
+                p.beginTransaction();
+                try {
+                    for (ConsumerRecord<String, String> r : records) {
+                        p.send(new ProducerRecord<>(output, r.key(), r.value()));
+                    }
+                    p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(records, AcknowledgeType.ACCEPT),
+                            c.shareGroupMetadata());
+                    p.commitTransaction();
+                } catch (KafkaException e) {
+                    p.abortTransaction();
+                }
+            }
+            return allAcknowledged(kafka, group, input);
+        });
+    }
+
+    private Map<String, Integer> outputCounts() {
+        Map<String, Integer> counts = new TreeMap<>();
+        committedValues(kafka, output).forEach(v -> counts.merge(v, 1, Integer::sum));
+        return counts;
+    }
+
+    @Test
+    @Disabled("reproduces: a deleted ack-ledger topic is re-created empty and committed records whose acknowledgement was lost are committed twice (issue 22, finding 8)")
+    void recordsCommittedBeforeTheLedgerTopicWasDeletedAreNotCommittedAgain() throws Exception {
+        configureGroup(kafka, group, 30_000, 5);
+        produce(kafka, input, 3, "w");
+        GaplessShareConsumer<String, String> c1 = consumer();
+        ConsumerRecords<String, String> got = pollUntil(c1, "w");
+
+        TransactionalShareProducer<String, String> p = producer();
+        p.beginTransaction();
+        for (ConsumerRecord<String, String> r : got) {
+            p.send(new ProducerRecord<>(output, r.key(), r.value()));
+        }
+        p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(got, AcknowledgeType.ACCEPT), c1.shareGroupMetadata());
+        c1.close();   // the acknowledgement cannot land: a crash between the commit and the acknowledgement
+        p.commitTransaction();
+        p.close();
+
+        kafka.deleteTopics(ledger);
+        await().atMost(Duration.ofSeconds(30)).until(() -> !kafka.admin().listTopics().names().get().contains(ledger));
+
+        drain(producer(), consumer());
+        Map<String, Integer> counts = outputCounts();
+        counts.forEach((value, n) -> assertEquals(1, n, value + " was committed " + n + " times: " + counts));
+        assertEquals(got.count(), counts.size(), "every record exactly once: " + counts);
+    }
+}
