@@ -29,22 +29,22 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Issue 22, finding 8 (its deleted-ledger case) and a switched ledger topic, on the embedded broker: records committed whose
- * acknowledgement did not land (the consumer was gone before it) come back; the ack ledger topic
- * was deleted meanwhile (an operator cleaning up internal-looking topics). The next producer
- * creates a new, empty ledger, whose views call themselves complete from offset 0, and the
- * redeliveries are committed a second time.
+ * Committed records whose acknowledgement did not land (the consumer was gone before it: a crash
+ * between the commit and the acknowledgement) come back, and the check that must refuse them has
+ * lost the history that binds them, on the embedded broker: the ack ledger topic was deleted
+ * (issue 22, finding 8) or the clients moved to another one, or the entry was written under a
+ * topic id cached before the topic was re-created (finding 7). Each is committed a second time.
  */
 @EmbeddedKafkaTest
-class TransactionalShareLedgerDeletedIT {
+class TransactionalShareLostHistoryIT {
     private final EmbeddedKafka kafka;
-    private final String input = TestTopics.unique("ledel-in");
-    private final String output = TestTopics.unique("ledel-out");
-    private final String group = TestTopics.unique("ledel-group");
-    private final String ledger = TestTopics.unique("ledel-ledger");
+    private final String input = TestTopics.unique("lost-in");
+    private final String output = TestTopics.unique("lost-out");
+    private final String group = TestTopics.unique("lost-group");
+    private final String ledger = TestTopics.unique("lost-ledger");
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
-    TransactionalShareLedgerDeletedIT(EmbeddedKafka kafka) {
+    TransactionalShareLostHistoryIT(EmbeddedKafka kafka) {
         this.kafka = kafka;
         kafka.createTopic(input, 1);
         kafka.createTopic(output, 1);
@@ -165,8 +165,38 @@ class TransactionalShareLedgerDeletedIT {
     @Disabled("reproduces: clients moved to another gapless.ledger.topic commit again the records the old ledger holds whose acknowledgement was lost")
     void recordsCommittedThroughAnotherLedgerTopicAreNotCommittedAgain() throws Exception {
         int records = commitWithLostAcknowledgements();
-        String other = TestTopics.unique("ledel-ledger2");
+        String other = TestTopics.unique("lost-ledger2");
         drain(producer(other), consumer(other));
         assertExactlyOnce(records);
+    }
+
+    @Test
+    @Disabled("reproduces: a re-created topic's records held under the cached old topic id are committed twice (issue 22, finding 7)")
+    void aRecordOfARecreatedTopicHeldUnderTheOldIdIsNotCommittedTwice() throws Exception {
+        configureGroup(kafka, group, 30_000, 5);
+        produce(kafka, input, 1, "v");
+        GaplessShareConsumer<String, String> c1 = consumer();
+        pollUntil(c1, "v");   // c1 caches the topic id (one minute)
+
+        kafka.deleteTopics(input);
+        await().atMost(Duration.ofSeconds(30)).until(() -> !kafka.admin().listTopics().names().get().contains(input));
+        kafka.createTopic(input, 1);
+        produce(kafka, input, 3, "w");
+        ConsumerRecords<String, String> stale = pollUntil(c1, "w");
+
+        TransactionalShareProducer<String, String> p = producer();
+        p.beginTransaction();
+        for (ConsumerRecord<String, String> r : stale) {
+            p.send(new ProducerRecord<>(output, r.key(), r.value()));
+        }
+        p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(stale, AcknowledgeType.ACCEPT), c1.shareGroupMetadata());
+        c1.close();   // the acknowledgement cannot land: a crash between the commit and the acknowledgement
+        p.commitTransaction();
+        p.close();
+
+        drain(producer(), consumer());
+        Map<String, Integer> counts = outputCounts();
+        counts.forEach((value, n) -> assertEquals(1, n, value + " was committed " + n + " times: " + counts));
+        assertEquals(3, counts.size(), "every record of the re-created topic exactly once: " + counts);
     }
 }
