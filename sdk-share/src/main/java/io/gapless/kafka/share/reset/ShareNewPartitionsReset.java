@@ -234,14 +234,17 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         Map<TopicPartition, Long> chosen = starts.resolve(all);
         Map<TopicPartition, Long> initialized = state.initializedStartOffsets(all);
         Map<TopicPartition, ShareGroupBaseline.ProposedStart> resets = new HashMap<>();
-        if (presence.members() == 0) {
-            SharePartitionState.operatorResets(chosen, initialized).forEach((tp, spso) -> {
-                log.info("Share group {}: Kafka starts {} at {}, below the start {} the SDK recorded, while the group has no member"
-                        + " (an operator's reset, or a skip left unfinished): Kafka's start wins", group, tp, spso, chosen.get(tp));
-                resets.put(tp, new ShareGroupBaseline.ProposedStart(spso, "the group's start on the broker"));
-            });
-            starts.supersede(resets);
-        }
+        // An operator's reset needs an empty group, but a partition can be prepared after the group got members again (a
+        // topic subscribed later, a member with a wider subscription started after another): no running member is then
+        // skipping below its start, so the broker's start is as telling as in an empty group.
+        Map<TopicPartition, Long> unread = new HashMap<>(chosen);
+        unread.keySet().removeAll(presence.assigned());
+        SharePartitionState.operatorResets(unread, initialized).forEach((tp, spso) -> {
+            log.info("Share group {}: Kafka starts {} at {}, below the start {} the SDK recorded, while no member is assigned it"
+                    + " (an operator's reset, or a skip left unfinished): Kafka's start wins", group, tp, spso, chosen.get(tp));
+            resets.put(tp, new ShareGroupBaseline.ProposedStart(spso, "the group's start on the broker"));
+        });
+        starts.supersede(resets);
         Map<TopicPartition, Long> current = resets.isEmpty() ? chosen : starts.resolve(all);
         Map<TopicPartition, Long> toInitialize = new HashMap<>();
         current.forEach((tp, offset) -> {

@@ -30,8 +30,10 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -49,8 +51,8 @@ final class SharePartitionState {
         this.timeout = timeout;
     }
 
-    /** Whether the share group exists in Kafka, and how many members it has. */
-    record Presence(boolean exists, int members) {
+    /** Whether the share group exists in Kafka, how many members it has, and the partitions assigned to them. */
+    record Presence(boolean exists, int members, Set<TopicPartition> assigned) {
     }
 
     /** The group as Kafka describes it now: a group deleted (or never started) does not exist. */
@@ -58,10 +60,12 @@ final class SharePartitionState {
         try {
             ShareGroupDescription d = admin.describeShareGroups(List.of(group)).describedGroups().get(group)
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return new Presence(d.groupState() != GroupState.DEAD, d.members().size());
+            Set<TopicPartition> assigned = new HashSet<>();
+            d.members().forEach(m -> assigned.addAll(m.assignment().topicPartitions()));
+            return new Presence(d.groupState() != GroupState.DEAD, d.members().size(), assigned);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupIdNotFoundException) {
-                return new Presence(false, 0);
+                return new Presence(false, 0, Set.of());
             }
             throw new KafkaException("Cannot describe share group " + group, e.getCause());
         } catch (Exception e) {

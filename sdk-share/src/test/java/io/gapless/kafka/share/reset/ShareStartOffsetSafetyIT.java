@@ -101,6 +101,26 @@ class ShareStartOffsetSafetyIT {
                 Map.of(new TopicPartition(topic, 0), 0L)).all().get(10, TimeUnit.SECONDS), "latest");
     }
 
+    /**
+     * An operator's reset backwards of a topic the restarted members subscribe to only after they
+     * joined the group on another topic: the topic is prepared while the group has a member, and
+     * no member is assigned it, so the broker's start still wins.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"implicit", "explicit"})
+    void anOperatorsResetOfATopicSubscribedAfterJoiningIsReplayed(String mode) throws Exception {
+        String other = TestTopics.unique("safety-other");
+        kafka.createTopic(other, 1);
+        whileStopped(mode, "safety-operator-later", (group, topic) -> kafka.admin().alterShareGroupOffsets(group,
+                Map.of(new TopicPartition(topic, 0), 0L)).all().get(10, TimeUnit.SECONDS), "latest", again -> {
+            again.plain.consumer.subscribe(List.of(other));
+            again.sdk.consumer.subscribe(List.of(other));
+            again.joined(other);
+            again.plain.consumer.subscribe(List.of(other, again.topic));
+            again.sdk.consumer.subscribe(List.of(other, again.topic));
+        });
+    }
+
     /** A share group deleted and started again (base earliest now) is a new group: everything is delivered. */
     @ParameterizedTest
     @ValueSource(strings = {"implicit", "explicit"})
@@ -119,6 +139,12 @@ class ShareStartOffsetSafetyIT {
      * to each, and they start again with base {@code restartBase}: all 400 are expected.
      */
     private void whileStopped(String mode, String prefix, GroupAction action, String restartBase) throws Exception {
+        whileStopped(mode, prefix, action, restartBase, again -> { });
+    }
+
+    /** As above, with {@code beforeReading} applied to the restarted members before their first poll. */
+    private void whileStopped(String mode, String prefix, GroupAction action, String restartBase,
+                              java.util.function.Consumer<SideBySide.Pair> beforeReading) throws Exception {
         String topic = TestTopics.unique(prefix);
         kafka.createTopic(topic, 1);
         Set<String> all = side.produce(topic, 0, "history", 300);
@@ -134,6 +160,7 @@ class ShareStartOffsetSafetyIT {
             });
         }
         SideBySide.Pair again = pair.restart(restartBase, "earliest");
+        beforeReading.accept(again);
         all.addAll(live);
         again.pollUntilBothSee(all);
         again.assertSdkNeverWorse(all);
