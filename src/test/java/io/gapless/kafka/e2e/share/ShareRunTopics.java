@@ -37,6 +37,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The topics and the share group of one fault-suite run, as a user checks them: records written
@@ -88,15 +89,23 @@ final class ShareRunTopics {
         }
     }
 
-    /** Kafka's share-group lag summed over the input partitions; -1 while one of them is not initialized. */
+    /**
+     * Kafka's share-group lag summed over the input partitions; -1 while one of them is not initialized, or while
+     * the group's coordinator does not answer (a killed broker's partitions are moving): callers poll it until a deadline.
+     */
     long lag() throws Exception {
         List<TopicPartition> tps = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             tps.add(new TopicPartition(input, p));
         }
-        Map<TopicPartition, SharePartitionOffsetInfo> infos = kafka.admin()
-                .listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec().topicPartitions(tps)))
-                .partitionsToOffsetInfo(group).get(30, TimeUnit.SECONDS);
+        Map<TopicPartition, SharePartitionOffsetInfo> infos;
+        try {
+            infos = kafka.admin()
+                    .listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec().topicPartitions(tps)))
+                    .partitionsToOffsetInfo(group).get(10, TimeUnit.SECONDS);
+        } catch (TimeoutException unanswered) {
+            return -1;
+        }
         long lag = 0;
         for (TopicPartition tp : tps) {
             SharePartitionOffsetInfo info = infos.get(tp);
