@@ -15,32 +15,24 @@
  */
 package io.gapless.kafka.core;
 
-import io.gapless.kafka.core.internal.BaselineSession;
-import io.gapless.kafka.core.internal.BaselineWorker;
 import io.gapless.kafka.core.spi.ClientCompatibility;
 import io.gapless.kafka.core.spi.ClientIds;
-import io.gapless.kafka.core.internal.OffsetResetHandler;
-import io.gapless.kafka.core.internal.RegisteringRebalanceListener;
-import io.gapless.kafka.core.internal.ResetMetrics;
-import io.gapless.kafka.core.internal.TopicResetPolicies;
-import io.gapless.kafka.core.internal.baseline.BaselineStore;
-import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.TopicResetPolicies;
 import io.gapless.kafka.core.spi.ModeDecision;
+import io.gapless.kafka.core.spi.NewPartitionsEmulation;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.InvalidOffsetException;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.Timer;
@@ -56,11 +48,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * A drop-in replacement for {@link KafkaConsumer} that adds KIP-1327's
@@ -101,15 +91,9 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
 
     private final Consumer<K, V> delegate;
     private final ModeDecision decision;
-    private final OffsetResetHandler resetHandler;
-    private final GroupBaselineClassifier classifier;
-    private final BaselineWorker worker;
-    private final ResetMetrics resetMetrics;
-    private final BaselineUnavailablePolicy unavailablePolicy;
+    // Chosen once: the emulation, or its pass-through variant where Kafka (or nothing) delivers the policy.
+    private final NewPartitionsEmulation emulation;
     private final Duration defaultApiTimeout;
-    private final BaselineSession session;
-    private final String clientId;
-    private Set<String> pendingManualTopics = Set.of();
 
     /**
      * Same as {@link KafkaConsumer#KafkaConsumer(Map)}, plus the SDK's settings.
@@ -176,13 +160,11 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         // Kafka's own client id, pinned on the delegate: its metrics, the SDK's and the helper clients' ids agree.
         String clientId = ClientIds.consumer(userConfig);
         userConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        this.clientId = clientId;
         GaplessConsumerConfig config = new GaplessConsumerConfig(userConfig);
         Optional<ResetPolicy> newPolicy = config.newPartitionsPolicy();
         Object groupProtocol = userConfig.getOrDefault(ConsumerConfig.GROUP_PROTOCOL_CONFIG, ConsumerConfig.DEFAULT_GROUP_PROTOCOL);
         this.decision = ModeDecision.decide(newPolicy.isPresent(), config.mode(), String.valueOf(groupProtocol), clientCapabilities,
                 () -> brokerProbe.apply(userConfig));
-        this.unavailablePolicy = config.baselineUnavailablePolicy();
         this.defaultApiTimeout = Duration.ofMillis(config.defaultApiTimeoutMs());
         Map<String, Object> delegateConfig = GaplessConsumerConfig.withoutSdkKeys(userConfig);
         switch (decision.kind()) {
@@ -190,32 +172,15 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
             case EMULATE -> delegateConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, ResetPolicy.NONE.toString());
             default -> { }
         }
-        this.resetMetrics = new ResetMetrics(clientId, decision.kind());
         if (decision.kind() == ModeDecision.Kind.EMULATE) {
             String group = String.valueOf(userConfig.get(ConsumerConfig.GROUP_ID_CONFIG));
-            BaselineStore store = new BaselineStore(config.baselineTopicOf(group), group, BaselineStore.GroupType.CONSUMER,
-                    ConnectionConfigs.from(userConfig, "baseline"), config.isolationLevel(), Duration.ofMillis(config.baselineTimeoutMs()),
-                    resetMetrics::recordBaselineRead, resetMetrics::recordBaselineWrite);
-            this.classifier = new GroupBaselineClassifier(store);
-            this.worker = new BaselineWorker("gapless-baseline-" + clientId);
             TopicResetPolicies policies = new TopicResetPolicies(config.basePolicy(), newPolicy);
-            this.resetHandler = new OffsetResetHandler(topic -> Optional.of(policies), () -> classifier, store, worker,
-                    unavailablePolicy, resetMetrics, Time.SYSTEM);
-            this.session = new BaselineSession(classifier, worker, clientId, resetMetrics::recordBaselineFailure);
-            // The helper clients' set-up is not on the path from subscribe to the first positioned partition.
-            worker.submitInterruptible(() -> {
-                try {
-                    store.startClients();
-                } catch (RuntimeException e) {
-                    log.debug("Starting the baseline clients of {} failed; the first real use reports it", clientId, e);
-                }
-                return null;
-            });
+            this.emulation = NewPartitionsEmulation.emulate(new NewPartitionsEmulation.Settings(clientId, decision.kind(), group,
+                    topic -> Optional.of(policies), Optional.of(config.baselineTopicOf(group)), userConfig, config.isolationLevel(),
+                    Duration.ofMillis(config.baselineTimeoutMs()), config.baselineUnavailablePolicy(), true,
+                    NewPartitionsEmulation.Failures.AS_IS));
         } else {
-            this.classifier = null;
-            this.worker = null;
-            this.resetHandler = null;
-            this.session = null;
+            this.emulation = NewPartitionsEmulation.off(clientId, decision.kind());
         }
         Consumer<K, V> created;
         try {
@@ -242,10 +207,6 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         return decision.kind().label();
     }
 
-    private boolean emulating() {
-        return resetHandler != null;
-    }
-
     // ---- methods that carry the feature ----
 
     /**
@@ -264,27 +225,7 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
      */
     @Override
     public ConsumerRecords<K, V> poll(Duration timeout) {
-        if (!emulating()) {
-            return delegate.poll(timeout);
-        }
-        Timer timer = Time.SYSTEM.timer(timeout.toMillis());
-        registerManualAssignment();
-        maybeCheckProgress();
-        resetHandler.applyCompleted(delegate);
-        while (true) {
-            try {
-                ConsumerRecords<K, V> records = delegate.poll(Duration.ofMillis(timer.remainingMs()));
-                resetHandler.pollReturned();
-                return records;
-            } catch (InvalidOffsetException e) {
-                timer.update();
-                boolean again = resetHandler.handle(delegate, e, Duration.ofMillis(timer.remainingMs()));
-                timer.update();
-                if (!again || timer.isExpired()) {
-                    return ConsumerRecords.empty();
-                }
-            }
-        }
+        return emulation.poll(delegate, timeout);
     }
 
     /**
@@ -306,57 +247,31 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
      */
     @Override
     public long position(TopicPartition partition, Duration timeout) {
-        if (!emulating()) {
-            return delegate.position(partition, timeout);
-        }
-        Timer timer = Time.SYSTEM.timer(timeout.toMillis());
-        registerManualAssignment();
-        resetHandler.applyCompleted(delegate);
-        while (true) {
-            try {
-                return delegate.position(partition, Duration.ofMillis(timer.remainingMs()));
-            } catch (InvalidOffsetException e) {
-                timer.update();
-                resetHandler.handle(delegate, e, Duration.ofMillis(timer.remainingMs()));
-                timer.update();
-                if (timer.isExpired()) {
-                    throw new TimeoutException("Timeout of " + timeout.toMillis() + "ms expired before the position for partition "
-                            + partition + " could be determined");
-                }
-            }
-        }
+        return emulation.position(delegate, partition, timeout);
     }
 
     @Override
     public void seek(TopicPartition partition, long offset) {
         delegate.seek(partition, offset);
-        if (emulating()) {
-            resetHandler.positionedByCaller(List.of(partition), offset);
-        }
+        emulation.seeked(List.of(partition), offset);
     }
 
     @Override
     public void seek(TopicPartition partition, OffsetAndMetadata offsetAndMetadata) {
         delegate.seek(partition, offsetAndMetadata);
-        if (emulating()) {
-            resetHandler.positionedByCaller(List.of(partition), offsetAndMetadata.offset());
-        }
+        emulation.seeked(List.of(partition), offsetAndMetadata.offset());
     }
 
     @Override
     public void seekToBeginning(Collection<TopicPartition> partitions) {
         delegate.seekToBeginning(partitions);
-        if (emulating()) {
-            resetHandler.positionedByCaller(partitions, OffsetResetHandler.UNKNOWN_OFFSET);
-        }
+        emulation.seeked(partitions, NewPartitionsEmulation.UNKNOWN_OFFSET);
     }
 
     @Override
     public void seekToEnd(Collection<TopicPartition> partitions) {
         delegate.seekToEnd(partitions);
-        if (emulating()) {
-            resetHandler.positionedByCaller(partitions, OffsetResetHandler.UNKNOWN_OFFSET);
-        }
+        emulation.seeked(partitions, NewPartitionsEmulation.UNKNOWN_OFFSET);
     }
 
     @Override
@@ -386,17 +301,16 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
     @Override
     public void wakeup() {
         delegate.wakeup();
-        if (emulating()) {
-            resetHandler.wakeup();
-        }
+        emulation.wakeup();
     }
 
     @Override
     public void subscribe(Collection<String> topics) {
-        if (emulating()) {
-            subscribe(topics, (ConsumerRebalanceListener) null);
-        } else {
+        ConsumerRebalanceListener listener = listenerFor(null);
+        if (listener == null) {
             delegate.subscribe(topics);
+        } else {
+            delegate.subscribe(topics, listener);
         }
     }
 
@@ -412,10 +326,11 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
 
     @Override
     public void subscribe(Pattern pattern) {
-        if (emulating()) {
-            delegate.subscribe(pattern, listenerFor(null));
-        } else {
+        ConsumerRebalanceListener listener = listenerFor(null);
+        if (listener == null) {
             delegate.subscribe(pattern);
+        } else {
+            delegate.subscribe(pattern, listener);
         }
     }
 
@@ -426,47 +341,40 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
 
     @Override
     public void subscribe(SubscriptionPattern pattern) {
-        if (emulating()) {
-            delegate.subscribe(pattern, listenerFor(null));
-        } else {
+        ConsumerRebalanceListener listener = listenerFor(null);
+        if (listener == null) {
             delegate.subscribe(pattern);
+        } else {
+            delegate.subscribe(pattern, listener);
         }
     }
 
     /**
-     * The listener to hand to Kafka for a new subscription: the user's own when not emulating;
-     * otherwise the SDK's wrapper around it, with the baseline warming up and old resolutions forgotten.
+     * The listener to hand to Kafka for a new subscription: the user's own when not emulating
+     * ({@code null} for none); otherwise the SDK's wrapper around it, with the baseline warming up
+     * and old resolutions forgotten.
      */
     private ConsumerRebalanceListener listenerFor(ConsumerRebalanceListener user) {
-        if (!emulating()) {
-            return user;
-        }
-        newSession();
-        return new RegisteringRebalanceListener(user, this::onAssigned, resetHandler::forget);
+        emulation.newSession();
+        return emulation.listenerFor(delegate, user);
     }
 
     @Override
     public void assign(Collection<TopicPartition> partitions) {
-        if (emulating()) {
-            newSession();
-            pendingManualTopics = partitions.stream().map(TopicPartition::topic).collect(Collectors.toSet());
-        }
+        emulation.assigned(partitions);
         delegate.assign(partitions);
     }
 
     @Override
     public void unsubscribe() {
-        if (emulating()) {
-            resetHandler.forgetAll();
-            pendingManualTopics = Set.of();
-        }
+        emulation.forgetAll();
         delegate.unsubscribe();
     }
 
     @Override
     public Map<MetricName, ? extends Metric> metrics() {
         Map<MetricName, Metric> all = new HashMap<>(delegate.metrics());
-        all.putAll(resetMetrics.metrics());
+        all.putAll(emulation.metrics());
         return Collections.unmodifiableMap(all);
     }
 
@@ -511,57 +419,13 @@ public class GaplessConsumer<K, V> extends ForwardingConsumer<K, V> {
         }
     }
 
-    /** A new subscription or assignment: old resolutions are forgotten, and the baseline is warmed up while the consumer joins. */
-    private void newSession() {
-        log.debug("New session");
-        resetHandler.forgetAll();
-        session.newSession();
-    }
-
-    /** Records the assigned topics' group in the baseline, on the worker: the polling thread does not wait for it. */
-    private void registerAssigned(Collection<TopicPartition> partitions) {
-        log.debug("Assigned {}", partitions);
-        session.register(partitions.stream().map(TopicPartition::topic).collect(Collectors.toSet()));
-    }
-
-    /** The rebalance callback: registration, and the resolution of partitions the group probably has no offsets for, start now. */
-    private void onAssigned(Collection<TopicPartition> partitions) {
-        registerAssigned(partitions);
-        if (!classifier.progressRecorded()) {
-            resetHandler.assigned(delegate, partitions);
-        }
-    }
-
-    private void registerManualAssignment() {
-        if (!pendingManualTopics.isEmpty()) {
-            Set<String> topics = pendingManualTopics;
-            registerAssigned(topics.stream().map(t -> new TopicPartition(t, 0)).toList());
-            pendingManualTopics = Set.of();
-        }
-    }
-
     /** The user committed: the baseline records once that this incarnation of the group has progress. */
     private void committed() {
-        if (emulating()) {
-            session.committed();
-        }
-    }
-
-    /** Auto-commit and asynchronous commits are not seen here: ask the broker now and then until progress is recorded. */
-    private void maybeCheckProgress() {
-        session.maybeCheckProgress();
+        emulation.committed();
     }
 
     private void closeSdk(Duration timeout) {
-        if (worker != null) {
-            worker.close(timeout);
-        }
-        if (classifier != null) {
-            classifier.close(timeout);
-        }
-        if (resetMetrics != null) {
-            resetMetrics.close();
-        }
+        emulation.close(timeout);
     }
 
     private static BrokerCapabilities probeBroker(Map<String, Object> userConfig) {

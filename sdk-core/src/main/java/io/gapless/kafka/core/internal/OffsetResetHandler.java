@@ -15,6 +15,8 @@
  */
 package io.gapless.kafka.core.internal;
 
+import io.gapless.kafka.core.spi.TopicResetPolicies;
+import io.gapless.kafka.core.spi.ResetPolicyLookup;
 import io.gapless.kafka.core.BaselineUnavailableException;
 import io.gapless.kafka.core.BaselineUnavailablePolicy;
 import io.gapless.kafka.core.PartitionClassification;

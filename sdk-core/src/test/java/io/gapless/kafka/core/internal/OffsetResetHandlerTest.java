@@ -15,6 +15,7 @@
  */
 package io.gapless.kafka.core.internal;
 
+import io.gapless.kafka.core.spi.TopicResetPolicies;
 import io.gapless.kafka.core.spi.ModeDecision;
 import io.gapless.kafka.core.BaselineUnavailableException;
 import io.gapless.kafka.core.BaselineUnavailablePolicy;

@@ -19,8 +19,8 @@ import io.gapless.kafka.core.BaselineUnavailablePolicy;
 import io.gapless.kafka.core.ResetPolicy;
 import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.spi.ModeDecision;
-import io.gapless.kafka.core.internal.ResetPolicyLookup;
-import io.gapless.kafka.core.internal.TopicResetPolicies;
+import io.gapless.kafka.core.spi.ResetPolicyLookup;
+import io.gapless.kafka.core.spi.TopicResetPolicies;
 import org.apache.kafka.streams.AutoOffsetReset;
 
 import java.time.Duration;

@@ -16,28 +16,18 @@
 package io.gapless.kafka.streams.internal;
 
 import io.gapless.kafka.core.BaselineUnavailableException;
-import io.gapless.kafka.core.internal.BaselineSession;
-import io.gapless.kafka.core.internal.BaselineWorker;
-import io.gapless.kafka.core.internal.OffsetResetHandler;
-import io.gapless.kafka.core.internal.RegisteringRebalanceListener;
-import io.gapless.kafka.core.internal.ResetMetrics;
-import io.gapless.kafka.core.internal.baseline.BaselineStore;
-import io.gapless.kafka.core.internal.baseline.GroupBaselineClassifier;
-import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.NewPartitionsEmulation;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.InvalidOffsetException;
-import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.common.utils.Timer;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,19 +41,20 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * The reset emulation of one Streams main consumer (one stream thread): sdk-core's
- * {@link OffsetResetHandler} with the plan's per-topic policies and the SDK's metrics; when some
- * source needs classification, the group baseline (group = application id) with its own
- * background worker, so that registration, classification and offset look-ups never block the
- * stream thread beyond its poll timeout. The main consumer runs with {@code auto.offset.reset=none};
- * {@link #poll} and {@link #position} resolve the source partitions it reports and pass every other
- * partition's {@link InvalidOffsetException} on to Kafka Streams; {@link #resetRequestedByStreams}
- * answers Kafka Streams' own resets of source partitions (task recovery). Used from the stream
- * thread only.
+ * {@link NewPartitionsEmulation} with the plan's per-topic policies, seen as Kafka Streams
+ * expects it. When some source needs classification, the emulation keeps the group baseline
+ * (group = application id) with its own background worker, so that registration, classification
+ * and offset look-ups never block the stream thread beyond its poll timeout. The main consumer
+ * runs with {@code auto.offset.reset=none}; {@link #poll} and {@link #position} resolve the source
+ * partitions it reports and pass every other partition's {@link InvalidOffsetException} on to
+ * Kafka Streams; {@link #resetRequestedByStreams} answers Kafka Streams' own resets of source
+ * partitions (task recovery). Used from the stream thread only.
  */
 public final class SourceResetEmulation implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SourceResetEmulation.class);
@@ -72,11 +63,7 @@ public final class SourceResetEmulation implements AutoCloseable {
     private final ResetPlan plan;
     private final Map<String, Object> consumerConfig;
     private final String group;
-    private final ResetMetrics metrics;
-    private final OffsetResetHandler handler;
-    private final GroupBaselineClassifier classifier;
-    private final BaselineWorker worker;
-    private final BaselineSession session;
+    private final NewPartitionsEmulation emulation;
 
     /**
      * @param consumerConfig the main consumer's configuration as Kafka Streams built it (connection
@@ -89,24 +76,10 @@ public final class SourceResetEmulation implements AutoCloseable {
         this.group = groupId == null ? plan.applicationId() : groupId.toString();
         Object clientId = consumerConfig.get(ConsumerConfig.CLIENT_ID_CONFIG);
         String client = clientId == null ? group + "-main-consumer" : clientId.toString();
-        this.metrics = new ResetMetrics(client, plan.decision().kind());
-        if (plan.needsClassification()) {
-            BaselineStore store = new BaselineStore(plan.baselineTopic(), group, BaselineStore.GroupType.CONSUMER,
-                    ConnectionConfigs.from(consumerConfig, "baseline"), isolationLevel(consumerConfig), plan.baselineTimeout(),
-                    metrics::recordBaselineRead, metrics::recordBaselineWrite);
-            this.classifier = new GroupBaselineClassifier(store);
-            this.worker = new BaselineWorker("gapless-baseline-" + client);
-            this.handler = new OffsetResetHandler(plan, () -> classifier, store, worker, plan.unavailablePolicy(), metrics, Time.SYSTEM);
-            this.session = new BaselineSession(classifier, worker, client, metrics::recordBaselineFailure);
-        } else {
-            // Base and new-partitions policies agree everywhere: no baseline, the consumer's own look-ups.
-            this.classifier = null;
-            this.worker = null;
-            this.session = null;
-            this.handler = new OffsetResetHandler(plan, () -> {
-                throw new IllegalStateException("no source of " + group + " needs classification");
-            }, plan.unavailablePolicy(), metrics, Time.SYSTEM);
-        }
+        // Without classification (base and new-partitions policies agree everywhere): no baseline, the consumer's own look-ups.
+        this.emulation = NewPartitionsEmulation.emulate(new NewPartitionsEmulation.Settings(client, plan.decision().kind(), group, plan,
+                plan.needsClassification() ? Optional.of(plan.baselineTopic()) : Optional.empty(), consumerConfig,
+                isolationLevel(consumerConfig), plan.baselineTimeout(), plan.unavailablePolicy(), false, new StreamsFailures()));
     }
 
     /**
@@ -118,52 +91,13 @@ public final class SourceResetEmulation implements AutoCloseable {
      * {@link InvalidOffsetException} goes to Kafka Streams, which resets them itself.
      */
     public <K, V> ConsumerRecords<K, V> poll(Consumer<K, V> delegate, Duration timeout) {
-        Timer timer = Time.SYSTEM.timer(timeout.toMillis());
-        if (session != null) {
-            session.maybeCheckProgress();
-        }
         registerAssigned(delegate.assignment());
-        applyCompleted(delegate);
-        while (true) {
-            try {
-                ConsumerRecords<K, V> records = delegate.poll(Duration.ofMillis(timer.remainingMs()));
-                handler.pollReturned();
-                return records;
-            } catch (InvalidOffsetException e) {
-                timer.update();
-                boolean again;
-                try {
-                    again = resolve(delegate, e, Duration.ofMillis(timer.remainingMs()));
-                } catch (TimeoutException t) {
-                    log.warn("Could not position {} of application {} within the poll: {}; retrying on the next poll",
-                            e.partitions(), group, t.getMessage());
-                    return ConsumerRecords.empty();
-                }
-                timer.update();
-                if (!again || timer.isExpired()) {
-                    return ConsumerRecords.empty();
-                }
-            }
-        }
+        return emulation.poll(delegate, timeout);
     }
 
     /** {@code delegate.position(partition, timeout)}, resolving a source partition without a valid offset; a {@link TimeoutException} when not positioned in time. */
     public long position(Consumer<?, ?> delegate, TopicPartition partition, Duration timeout) {
-        Timer timer = Time.SYSTEM.timer(timeout.toMillis());
-        applyCompleted(delegate);
-        while (true) {
-            try {
-                return delegate.position(partition, Duration.ofMillis(timer.remainingMs()));
-            } catch (InvalidOffsetException e) {
-                timer.update();
-                resolve(delegate, e, Duration.ofMillis(timer.remainingMs()));
-                timer.update();
-                if (timer.isExpired()) {
-                    throw new TimeoutException("Timeout of " + timeout.toMillis() + "ms expired before the position for partition "
-                            + partition + " could be determined");
-                }
-            }
-        }
+        return emulation.position(delegate, partition, timeout);
     }
 
     /**
@@ -189,10 +123,8 @@ public final class SourceResetEmulation implements AutoCloseable {
         }
         log.info("Kafka Streams asks to reset {} of application {} (a revived task's partitions without a committed offset):"
                 + " positioning them by the SDK's policies", mine, group);
-        handler.forget(mine);
-        resolve(delegate, new NoOffsetForPartitionException(mine), defaultApiTimeout());
         // Per partition: another partition positioned in the same call says nothing about these (input lost otherwise).
-        if (!handler.positioned(mine)) {
+        if (!emulation.positionAfresh(delegate, mine, defaultApiTimeout())) {
             throw new TimeoutException("Could not position " + mine + " of application " + group + " within "
                     + defaultApiTimeout().toMillis() + " ms (" + ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG + ")");
         }
@@ -200,47 +132,41 @@ public final class SourceResetEmulation implements AutoCloseable {
 
     /** Kafka Streams positioned {@code partitions} itself ({@code seek} to a committed offset): a stale report must not move them. */
     public void positionedByCaller(Collection<TopicPartition> partitions, long offset) {
-        handler.positionedByCaller(partitions, offset);
+        emulation.seeked(partitions, offset);
     }
 
     /** Ends a wait for the SDK's look-ups early ({@code wakeup()}). */
     public void wakeup() {
-        handler.wakeup();
+        emulation.wakeup();
     }
 
-    /** The handler's decision for {@code e}'s partitions; converts what Kafka Streams must not see (see {@link #poll}). */
-    private boolean resolve(Consumer<?, ?> delegate, InvalidOffsetException e, Duration timeout) {
-        try {
-            return handler.handle(delegate, e, timeout); // throws for partitions Kafka Streams must reset itself
-        } catch (RuntimeException failure) {
-            throw translate(failure);
-        }
-    }
-
-    private void applyCompleted(Consumer<?, ?> delegate) {
-        try {
-            handler.applyCompleted(delegate);
-        } catch (RuntimeException failure) {
-            throw translate(failure);
-        }
-    }
-
-    private RuntimeException translate(RuntimeException failure) {
-        if (failure instanceof InvalidOffsetException left) {
-            Set<TopicPartition> mine = left.partitions().stream().filter(this::owned).collect(Collectors.toCollection(LinkedHashSet::new));
-            if (!mine.isEmpty()) {
-                // Policy none: fail as Kafka Streams fails, here, rather than let Streams reset them by the policy the SDK handed it.
-                return new StreamsException(String.format("No valid committed offset found for input [%s] and no valid reset policy"
-                        + " configured: partitions %s have the reset policy none (GaplessStreams; set a policy on the source,"
-                        + " auto.offset.reset, or auto.offset.reset.new.partitions for new partitions)",
-                        mine.stream().map(TopicPartition::topic).distinct().collect(Collectors.joining(",")), mine), left);
+    /** What Kafka Streams must see of the emulation's failures (see {@link #poll}). */
+    private final class StreamsFailures implements NewPartitionsEmulation.Failures {
+        @Override
+        public RuntimeException translate(RuntimeException failure) {
+            if (failure instanceof InvalidOffsetException left) {
+                Set<TopicPartition> mine = left.partitions().stream().filter(SourceResetEmulation.this::owned)
+                        .collect(Collectors.toCollection(LinkedHashSet::new));
+                if (!mine.isEmpty()) {
+                    // Policy none: fail as Kafka Streams fails, here, rather than let Streams reset them by the policy the SDK handed it.
+                    return new StreamsException(String.format("No valid committed offset found for input [%s] and no valid reset policy"
+                            + " configured: partitions %s have the reset policy none (GaplessStreams; set a policy on the source,"
+                            + " auto.offset.reset, or auto.offset.reset.new.partitions for new partitions)",
+                            mine.stream().map(TopicPartition::topic).distinct().collect(Collectors.joining(",")), mine), left);
+                }
+                return left;
             }
-            return left;
+            if (failure instanceof BaselineUnavailableException b && causedByTimeout(b)) {
+                return new TimeoutException("Group baseline of " + group + " not reachable in time: " + b.getMessage(), b);
+            }
+            return failure;
         }
-        if (failure instanceof BaselineUnavailableException b && causedByTimeout(b)) {
-            return new TimeoutException("Group baseline of " + group + " not reachable in time: " + b.getMessage(), b);
+
+        /** A look-up that timed out within a poll is retried on the next poll: a slow broker never ends a poll with it. */
+        @Override
+        public boolean retryOnNextPoll(RuntimeException translated) {
+            return translated instanceof TimeoutException;
         }
-        return failure;
     }
 
     private boolean owned(TopicPartition tp) {
@@ -270,20 +196,17 @@ public final class SourceResetEmulation implements AutoCloseable {
 
     /** Wraps Kafka Streams' rebalance listener (classic protocol): registers assigned source topics, forgets revoked partitions. */
     public ConsumerRebalanceListener wrap(ConsumerRebalanceListener streamsListener) {
-        return new RegisteringRebalanceListener(streamsListener, this::registerAssigned, handler::forget);
+        return emulation.listenerFor(null, streamsListener);
     }
 
     /** Partitions left the assignment: when assigned again they are resolved afresh. */
     public void forget(Collection<TopicPartition> partitions) {
-        handler.forget(partitions);
+        emulation.forget(partitions);
     }
 
     /** New subscription or assignment: forget everything; the baseline is warmed up while the consumer joins. */
     public void forgetAll() {
-        handler.forgetAll();
-        if (session != null) {
-            session.newSession();
-        }
+        emulation.newSession();
     }
 
     /**
@@ -292,18 +215,13 @@ public final class SourceResetEmulation implements AutoCloseable {
      * thread does not wait for it. Repartition and other internal topics are never registered.
      */
     public void registerAssigned(Collection<TopicPartition> partitions) {
-        if (session == null || partitions.isEmpty()) {
-            return;
-        }
-        session.register(partitions.stream().map(TopicPartition::topic)
-                .filter(t -> plan.policiesFor(t).filter(p -> p.newPartitions().isPresent()).isPresent())
-                .collect(Collectors.toSet()));
+        emulation.register(partitions);
     }
 
     /** The delegate's metrics plus the SDK's reset metrics. */
     public Map<MetricName, ? extends Metric> metrics(Map<MetricName, ? extends Metric> delegateMetrics) {
         Map<MetricName, Metric> all = new HashMap<>(delegateMetrics);
-        all.putAll(metrics.metrics());
+        all.putAll(emulation.metrics());
         return Collections.unmodifiableMap(all);
     }
 
@@ -314,17 +232,6 @@ public final class SourceResetEmulation implements AutoCloseable {
 
     /** Stops the baseline worker and closes the baseline's clients within {@code timeout}. */
     public void close(Duration timeout) {
-        Timer timer = Time.SYSTEM.timer(timeout.toMillis());
-        try {
-            if (worker != null) {
-                worker.close(Duration.ofMillis(timer.remainingMs()));
-            }
-            if (classifier != null) {
-                timer.update();
-                classifier.close(Duration.ofMillis(timer.remainingMs()));
-            }
-        } finally {
-            metrics.close();
-        }
+        emulation.close(timeout);
     }
 }

@@ -17,7 +17,7 @@ package io.gapless.kafka.streams.internal;
 
 import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.core.ResetPolicy;
-import io.gapless.kafka.core.internal.TopicResetPolicies;
+import io.gapless.kafka.core.spi.TopicResetPolicies;
 import io.gapless.kafka.streams.NewPartitionsReset;
 import org.apache.kafka.streams.AutoOffsetReset;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.gapless.kafka.core.internal;
+package io.gapless.kafka.core.spi;
 
 import io.gapless.kafka.core.ResetPolicy;
 
