@@ -80,13 +80,6 @@ class ArchitectureTest {
     private static final Set<String> CORE_API = Set.of(CORE, CORE + ".spi");
 
     /**
-     * Classes of sdk-streams that still reach into sdk-core's internals. sdk-streams' own rework
-     * (issue 10, with OffsetResetHandler and the baseline) moves these behind core.spi.
-     */
-    private static final Set<String> STREAMS_INTO_CORE_INTERNALS = Set.of(
-            STREAMS + ".internal.ResetPlan", STREAMS + ".internal.SourceResetEmulation");
-
-    /**
      * Package cycles known today. sdk-core: GaplessConsumer and its config sit in the package of the
      * value types the internals use (ResetPolicy, BrokerCapabilities, ...); sdk-testkit:
      * FatalExitGuard throws the public EmbeddedKafkaFatalException.
@@ -187,8 +180,7 @@ class ArchitectureTest {
     void siblingModulesUseSdkCoreOnlyThroughItsApiAndCoreSpi() {
         assertEquals(List.of(), edges((from, to) -> {
             String a = moduleOf(packageOf(from));
-            return !a.equals(CORE) && moduleOf(packageOf(to)).equals(CORE) && !CORE_API.contains(packageOf(to))
-                    && !STREAMS_INTO_CORE_INTERNALS.contains(from);
+            return !a.equals(CORE) && moduleOf(packageOf(to)).equals(CORE) && !CORE_API.contains(packageOf(to));
         }));
     }
 

@@ -15,29 +15,22 @@
  */
 package io.gapless.kafka.share.ledger;
 
-import io.gapless.kafka.core.spi.Authorization;
+import io.gapless.kafka.core.spi.StateTopicProvisioner;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.resource.ResourceType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Creates an ack-ledger topic on first use and refuses one that could lose or reorder committed
@@ -55,25 +48,14 @@ final class LedgerTopic {
     }
 
     /**
-     * Creates {@code topic} unless it exists, waits until it has a leader and checks it.
+     * Creates {@code topic} unless it exists, waits until it has a leader and checks it (through
+     * the SDK's one {@link StateTopicProvisioner}).
      *
      * @throws IllegalStateException naming the topic and the setting when an existing topic is unsafe
      */
     static void ensure(Admin admin, String topic, LedgerSettings settings) {
         try {
-            int brokers = admin.describeCluster().nodes().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).size();
-            Optional<TopicDescription> existing = explained(topic, "Describe", () -> describe(admin, topic));
-            if (existing.isEmpty()) {
-                explained(topic, "Create", () -> {
-                    create(admin, topic, settings, brokers);
-                    return null;
-                });
-            }
-            TopicDescription d = explained(topic, "Describe", () -> awaitLeader(admin, topic));
-            explained(topic, "DescribeConfigs", () -> {
-                check(admin, d, settings, brokers);
-                return null;
-            });
+            StateTopicProvisioner.ensure(admin, spec(topic, settings));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("Interrupted while checking the ack-ledger topic " + topic, e);
@@ -84,10 +66,21 @@ final class LedgerTopic {
         }
     }
 
+    /** The provisioner's view of a ledger topic: one partition, no compaction, no retention, no unclean leader election. */
+    static StateTopicProvisioner.Spec spec(String topic, LedgerSettings settings) {
+        Optional<Short> rf = settings.replicationFactor() == -1 ? Optional.empty() : Optional.of(settings.replicationFactor());
+        return new StateTopicProvisioner.Spec(topic, "ack-ledger topic", 1, rf, Map.of(
+                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
+                TopicConfig.RETENTION_MS_CONFIG, "-1",
+                TopicConfig.RETENTION_BYTES_CONFIG, "-1",
+                TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false"),
+                Duration.ofMillis(TIMEOUT_MS), (description, config, brokers) -> check(description, config, settings, brokers));
+    }
+
     /** Whether {@code topic} exists (the consumer only reads the ledger and never creates it). */
     static boolean exists(Admin admin, String topic) {
         try {
-            return explained(topic, "Describe", () -> describe(admin, topic)).isPresent();
+            return StateTopicProvisioner.exists(admin, topic, Duration.ofMillis(TIMEOUT_MS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("Interrupted while describing the ack-ledger topic " + topic, e);
@@ -98,88 +91,8 @@ final class LedgerTopic {
         }
     }
 
-    /** One admin step on {@code topic}; a refusal by the authorizer becomes Kafka's own exception naming {@code operation} and the topic. */
-    private static <T> T explained(String topic, String operation, AdminStep<T> step)
-            throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
-        try {
-            return step.run();
-        } catch (ExecutionException e) {
-            String needed = operation + " on topic " + topic + ("Create".equals(operation) ? " (or on the cluster), or create the topic beforehand" : "");
-            AuthorizationException refused = Authorization.explain(e, needed, ResourceType.TOPIC, topic);
-            if (refused != null) {
-                throw refused;
-            }
-            throw e;
-        }
-    }
-
-    @FunctionalInterface
-    private interface AdminStep<T> {
-        T run() throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException;
-    }
-
-    /** Replicas for a new ledger topic: the configured factor, else min(3, brokers). */
-    static short replicationFactor(LedgerSettings settings, int brokers) {
-        return settings.replicationFactor() == -1 ? (short) Math.max(1, Math.min(3, brokers)) : settings.replicationFactor();
-    }
-
-    /** {@code min.insync.replicas} for {@code rf} replicas: 2 when replicated (an acknowledged entry is on two disks), else 1. */
-    static int minInsyncReplicas(short rf) {
-        return rf > 1 ? 2 : 1;
-    }
-
-    private static void create(Admin admin, String topic, LedgerSettings settings, int brokers) throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
-        short rf = replicationFactor(settings, brokers);
-        NewTopic newTopic = new NewTopic(topic, Optional.of(1), Optional.of(rf)).configs(Map.of(
-                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
-                TopicConfig.RETENTION_MS_CONFIG, "-1",
-                TopicConfig.RETENTION_BYTES_CONFIG, "-1",
-                TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false",
-                TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minInsyncReplicas(rf))));
-        try {
-            admin.createTopics(List.of(newTopic)).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            log.info("Created ack-ledger topic {} (1 partition, replication factor {}, min.insync.replicas {})", topic, rf,
-                    minInsyncReplicas(rf));
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw e;
-            }
-        }
-    }
-
-    private static Optional<TopicDescription> describe(Admin admin, String topic) throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
-        try {
-            return Optional.of(admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).get(topic));
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return Optional.empty();
-            }
-            throw e;
-        }
-    }
-
-    // Metadata of a topic just created reaches every broker a little later: retry until it has leaders.
-    private static TopicDescription awaitLeader(Admin admin, String topic) throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
-        while (true) {
-            try {
-                Optional<TopicDescription> d = describe(admin, topic);
-                if (d.isPresent() && d.get().partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
-                    return d.get();
-                }
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof RetriableException)) {
-                    throw e;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException("Ack-ledger topic " + topic + " has partitions without a leader");
-            }
-            Thread.sleep(50);
-        }
-    }
-
-    private static void check(Admin admin, TopicDescription d, LedgerSettings settings, int brokers) throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
+    /** Refuses a ledger topic that could lose or reorder committed entries ({@code brokers} -1: not known, the replica check is skipped). */
+    private static void check(TopicDescription d, Config config, LedgerSettings settings, int brokers) {
         String topic = d.name();
         int partitions = d.partitions().size();
         if (partitions != 1) {
@@ -192,8 +105,6 @@ final class LedgerTopic {
                     + "entries (and let their records be committed again); re-create it replicated, or set "
                     + "gapless.ledger.replication.factor=1 to accept that");
         }
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        Config config = admin.describeConfigs(List.of(resource)).all().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).get(resource);
         String cleanup = value(config, TopicConfig.CLEANUP_POLICY_CONFIG);
         if (cleanup != null && cleanup.contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
             throw unsafe(topic, "cleanup.policy=" + cleanup, "compaction keeps one record per key and would drop committed entries");

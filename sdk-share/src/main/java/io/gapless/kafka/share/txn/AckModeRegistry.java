@@ -17,9 +17,9 @@ package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.core.spi.Authorization;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
+import io.gapless.kafka.core.spi.StateTopicProvisioner;
 import io.gapless.kafka.core.spi.StateTopics;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -28,10 +28,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -182,32 +181,21 @@ final class AckModeRegistry implements AutoCloseable {
     }
 
     // Compacted (one live record), one partition; replicated like the ledger, since losing the record would let emulated members in.
-    // Described first: a topic the operator created needs no Create (Kafka refuses a create without it even when the topic exists).
+    // Described first (by the provisioner): a topic the operator created needs no Create (Kafka refuses a create without it even
+    // when the topic exists).
     private String ensureTopic(String group) {
         String topic = topicOf(group);
         if (readyTopics.contains(topic)) {
             return topic;
         }
+        Optional<Short> rf = replicationFactor == -1 ? Optional.empty() : Optional.of(replicationFactor);
         try {
-            if (exists(topic)) {
-                readyTopics.add(topic);
-                return topic;
-            }
-            short rf = replicationFactor != -1 ? replicationFactor
-                    : (short) Math.max(1, Math.min(3, admin().describeCluster().nodes().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).size()));
-            NewTopic t = new NewTopic(topic, Optional.of(1), Optional.of(rf)).configs(Map.of("cleanup.policy", "compact",
-                    "unclean.leader.election.enable", "false", "min.insync.replicas", rf > 1 ? "2" : "1"));
-            admin().createTopics(List.of(t)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            log.info("Created the KIP-1289 mode topic {}", topic);
+            StateTopicProvisioner.ensure(admin(), new StateTopicProvisioner.Spec(topic, "KIP-1289 mode topic", 1, rf,
+                    Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                            TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false"),
+                    TIMEOUT, StateTopicProvisioner.Check.NONE));
         } catch (ExecutionException e) {
-            AuthorizationException refused = Authorization.explain(e, "Create on topic " + topic
-                    + " (the KIP-1289 mode topic; or on the cluster), or create the topic beforehand", ResourceType.TOPIC, topic);
-            if (refused != null) {
-                throw refused;
-            }
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new KafkaException("Cannot create the KIP-1289 mode topic " + topic, e.getCause());
-            }
+            throw new KafkaException("Cannot create the KIP-1289 mode topic " + topic, e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("Interrupted while creating " + topic, e);
@@ -216,20 +204,6 @@ final class AckModeRegistry implements AutoCloseable {
         }
         readyTopics.add(topic);
         return topic;
-    }
-
-    private boolean exists(String topic) throws InterruptedException, java.util.concurrent.TimeoutException {
-        try {
-            admin().describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return false;
-            }
-            AuthorizationException refused = Authorization.explain(e, "Read on topic " + topic + " (the KIP-1289 mode topic)",
-                    ResourceType.TOPIC, topic);
-            throw refused != null ? refused : new KafkaException("Cannot describe the KIP-1289 mode topic " + topic, e.getCause());
-        }
     }
 
     private Admin admin() {
