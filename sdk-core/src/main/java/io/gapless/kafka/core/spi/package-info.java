@@ -20,8 +20,11 @@
  * ({@link io.gapless.kafka.core.spi.ModeDecision}), the connection settings of the SDK's helper
  * clients ({@link io.gapless.kafka.core.spi.ConnectionConfigs}), the reset-policy validator of
  * every config class ({@link io.gapless.kafka.core.spi.ResetPolicyValidator}) and the group
- * baseline as a share group uses it ({@link io.gapless.kafka.core.spi.ShareGroupBaseline}) and the
- * names of the per-group state topics ({@link io.gapless.kafka.core.spi.StateTopics}).
+ * baseline as a share group uses it ({@link io.gapless.kafka.core.spi.ShareGroupBaseline}), KIP-1327's
+ * emulation for a consumer, wired once for {@code GaplessConsumer} and Kafka Streams
+ * ({@link io.gapless.kafka.core.spi.NewPartitionsEmulation}), the names of the per-group state topics
+ * ({@link io.gapless.kafka.core.spi.StateTopics}) and the one creator of those topics
+ * ({@link io.gapless.kafka.core.spi.StateTopicProvisioner}).
  * See ARCHITECTURE.md.
  *
  * @since 0.1.0

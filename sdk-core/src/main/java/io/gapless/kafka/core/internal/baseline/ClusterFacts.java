@@ -241,7 +241,6 @@ final class ClusterFacts {
         }
     }
 
-
     private <T> T onGroup(BaselineClients.Call<T> call) throws Exception {
         return BaselineClients.needs("Describe on group " + group + " (implied by Read)", ResourceType.GROUP, group, call);
     }
