@@ -86,6 +86,7 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
     private long nextCheckMs;
     private int checkFailures;
     private final KafkaBackoff checkBackoff = new KafkaBackoff(1_000, 2, 30_000, 0.2);
+    private Runnable afterStartsChosen = () -> { };
 
     private ShareNewPartitionsReset(ShareResetOptions options, Map<String, Object> userConfig, String group, String clientId,
                                     boolean explicitAcks) {
@@ -232,6 +233,7 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         }
         List<TopicPartition> all = partitionsOf(topics);
         Map<TopicPartition, Long> chosen = starts.resolve(all);
+        afterStartsChosen.run();
         Map<TopicPartition, Long> initialized = state.initializedStartOffsets(all);
         Map<TopicPartition, ShareGroupBaseline.ProposedStart> resets = new HashMap<>();
         // An operator's reset needs an empty group, but a partition can be prepared after the group got members again (a
@@ -253,6 +255,17 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
             }
         });
         state.initializeWhileEmpty(toInitialize);
+    }
+
+    /** For tests: runs inside the preparation after the starts are chosen, before the broker's state is read (an interleaving point). */
+    void afterStartsChosen(Runnable hook) {
+        this.afterStartsChosen = hook;
+    }
+
+    /** For tests: the start this client holds for {@code tp}, or {@code null}. */
+    Long knownStart(TopicPartition tp) {
+        ShareStartOffsets.Start s = starts.cached(tp);
+        return s == null ? null : s.offset();
     }
 
     private List<TopicPartition> partitionsOf(Set<String> names) {
