@@ -147,6 +147,9 @@ class ShareStartOffsetSafetyIT {
             });
         }
         all.addAll(live);
+        // Records after the reset: acknowledging them writes the share state, which is when Kafka's share partition
+        // finds the operator's reset (its in-memory state is fenced and read again) and redelivers from 0.
+        all.addAll(side.produce(topic, 0, "after", 10));
         pair.pollUntilBothSee(all);
         pair.assertSdkNeverWorse(all);
     }
