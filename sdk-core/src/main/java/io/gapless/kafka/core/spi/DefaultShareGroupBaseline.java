@@ -90,6 +90,16 @@ final class DefaultShareGroupBaseline implements ShareGroupBaseline {
     }
 
     @Override
+    public boolean groupSeenInKafka() {
+        return classifier.store().read().progressSeen();
+    }
+
+    @Override
+    public void recordGroupSeenInKafka(Collection<String> topics) {
+        classifier.recordShareGroupSeen(topics);
+    }
+
+    @Override
     public Map<TopicPartition, Long> supersedeStartOffsets(Map<TopicPartition, ProposedStart> starts) {
         return classifier.supersedeStartOffsets(internal(starts));
     }

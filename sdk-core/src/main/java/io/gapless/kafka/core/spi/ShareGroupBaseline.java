@@ -78,6 +78,16 @@ public interface ShareGroupBaseline extends AutoCloseable {
     boolean startNewIncarnation(String reason);
 
     /**
+     * Whether the group's current incarnation recorded that Kafka knew the group (read up to the
+     * baseline's end). Only then does a group Kafka does not know mean a deleted one: before its
+     * first member joins, a new group is unknown to Kafka although its baseline has started.
+     */
+    boolean groupSeenInKafka();
+
+    /** Records, once per topic and incarnation, that Kafka knows the group while it reads {@code topics}. */
+    void recordGroupSeenInKafka(Collection<String> topics);
+
+    /**
      * Replaces recorded start offsets (an operator's reset found on the broker wins over them):
      * unlike {@link #chooseStartOffsets}, the last record in log order wins. Returns what is
      * recorded afterwards.

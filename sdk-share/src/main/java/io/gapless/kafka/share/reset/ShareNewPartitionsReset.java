@@ -70,9 +70,11 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ShareNewPartitionsReset.class);
 
     private final String group;
+    private final String clientId;
     private final ResetPolicy base;
     private final ResetPolicy newPartitions;
-    private final boolean nativeMode;
+    private final NewPartitionsMode mode;
+    private boolean nativeMode;
     private final long checkIntervalMs;
     private final Admin admin;
     private final SharePartitionState state;
@@ -86,13 +88,19 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
     private long nextCheckMs;
     private int checkFailures;
     private final KafkaBackoff checkBackoff = new KafkaBackoff(1_000, 2, 30_000, 0.2);
+    private final PollIntervalGap pollGap;
+    private boolean groupSeen;
+    private Runnable afterStartsChosen = () -> { };
 
     private ShareNewPartitionsReset(ShareResetOptions options, Map<String, Object> userConfig, String group, String clientId,
                                     boolean explicitAcks) {
         this.group = group;
+        this.clientId = clientId;
         this.base = options.basePolicy();
         this.newPartitions = options.newPartitions();
         this.checkIntervalMs = options.checkIntervalMs();
+        this.mode = options.mode();
+        this.pollGap = PollIntervalGap.of(userConfig);
         this.admin = Admin.create(ConnectionConfigs.from(userConfig, "share-reset"));
         this.state = new SharePartitionState(admin, group, options.timeout());
         this.groupSettings = ShareGroupSettings.forGroup(admin, group).withTimeout(options.timeout());
@@ -139,8 +147,15 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
 
     /** Called before each delegate poll: steering on the first one, discovery of added partitions now and then. */
     public void beforePoll() {
+        boolean mayHaveLeft = pollGap.pollStarting(System.currentTimeMillis());
         if (topics.isEmpty()) {
             return;
+        }
+        if (mayHaveLeft && prepared && !nativeMode) {
+            // Out of the group, which may have been empty meanwhile (an operator's reset needs that): check as a starting member.
+            log.info("Share group {}: no poll for at least max.poll.interval.ms ({} ms), so Kafka took this member out of the group and"
+                    + " it joins again now: its start offsets are checked again before it does", group, pollGap.maxPollIntervalMs());
+            prepared = false;
         }
         if (!prepared) {
             prepare();
@@ -152,6 +167,9 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         if (!nativeMode && now >= nextCheckMs) {
             try {
                 starts.resolve(partitionsOf(topics));
+                if (!groupSeen) {
+                    noteGroupSeen(state.presence(clientId));
+                }
                 checkFailures = 0;
                 nextCheckMs = now + checkIntervalMs;
             } catch (KafkaException e) {
@@ -213,25 +231,25 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
             groupSettings.update().autoOffsetReset(base).newPartitionsAutoOffsetReset(newPartitions).apply();
             return;
         }
-        try {
-            // apply() returns once the broker describes the new value, so no partition initializes by the old one after this.
-            groupSettings.update().autoOffsetReset(ResetPolicy.EARLIEST).apply();
-        } catch (AuthorizationException e) {
-            // Not a broker that lacks the feature: without the steering, a broker may start a partition past its policy (loss).
-            throw e;
-        } catch (KafkaException e) {
-            log.warn("Share group {}: could not steer share.auto.offset.reset to earliest ({}); where the broker starts a partition"
-                    + " later than its policy, the skipped range is only detected and counted", group, e.toString());
+        if (!steer()) {
+            nativeMode = true;
+            groupSettings.update().autoOffsetReset(base).newPartitionsAutoOffsetReset(newPartitions).apply();
+            return;
         }
-        SharePartitionState.Presence presence = state.presence();
-        if (!presence.exists() && baseline.startNewIncarnation("share group " + group + " does not exist in Kafka (deleted, or never"
-                + " joined): a new group (KIP-1327)")) {
+        SharePartitionState.Presence presence = state.presence(clientId);
+        // Kafka does not know a new group until its first member joins (or its offsets are first set), although the first
+        // member has started its baseline by then: only a group the baseline recorded as known to Kafka was deleted.
+        if (!presence.exists() && baseline.groupSeenInKafka() && baseline.startNewIncarnation("share group " + group + " does not"
+                + " exist in Kafka although it did: deleted, so a new group (KIP-1327)")) {
             starts.forgetAll();
-            log.info("Share group {} does not exist in Kafka although its baseline started: deleted and started again, so a new"
-                    + " group; its baseline starts a new incarnation", group);
+            groupSeen = false;
+            log.info("Share group {} does not exist in Kafka although its baseline recorded that it did: deleted and started again,"
+                    + " so a new group; its baseline starts a new incarnation", group);
         }
         List<TopicPartition> all = partitionsOf(topics);
         Map<TopicPartition, Long> chosen = starts.resolve(all);
+        afterStartsChosen.run();
+        noteGroupSeen(presence);
         Map<TopicPartition, Long> initialized = state.initializedStartOffsets(all);
         Map<TopicPartition, ShareGroupBaseline.ProposedStart> resets = new HashMap<>();
         // An operator's reset needs an empty group, but a partition can be prepared after the group got members again (a
@@ -252,7 +270,70 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
                 toInitialize.put(tp, offset);
             }
         });
-        state.initializeWhileEmpty(toInitialize);
+        if (state.initializeWhileEmpty(toInitialize) && !toInitialize.isEmpty()) {
+            // Setting a share group's offsets creates the group in Kafka (Kafka 4.2 and later, KAFKA-19662).
+            noteGroupSeen(new SharePartitionState.Presence(true, 0, Set.of()));
+        }
+    }
+
+    /**
+     * Steers the group's {@code share.auto.offset.reset} to {@code earliest} by {@link SteeringRule};
+     * returns false where the group is native and this member steps aside.
+     *
+     * @throws ConfigException when the group is native and this member is configured to emulate
+     */
+    private boolean steer() {
+        SteeringRule.Decision decision;
+        try {
+            decision = SteeringRule.decide(mode, groupSettings.describe());
+        } catch (AuthorizationException e) {
+            throw e;
+        } catch (KafkaException e) {
+            decision = new SteeringRule.Decision(SteeringRule.Action.STEER, "the group's configs could not be described (" + e + ")");
+        }
+        switch (decision.action()) {
+            case FAIL:
+                throw new ConfigException(GaplessConsumerConfig.NEW_PARTITIONS_MODE_CONFIG, "emulate", "Share group " + group + ": "
+                        + decision.reason());
+            case STEP_ASIDE:
+                log.warn("Share group {}: {}", group, decision.reason());
+                return false;
+            case STEER_CHANGED:
+                log.warn("Share group {}: {}; steered to earliest again", group, decision.reason());
+                break;
+            default:
+                log.debug("Share group {}: steering share.auto.offset.reset to earliest ({})", group, decision.reason());
+        }
+        try {
+            // apply() returns once the broker describes the new value, so no partition initializes by the old one after this.
+            groupSettings.update().autoOffsetReset(ResetPolicy.EARLIEST).apply();
+        } catch (AuthorizationException e) {
+            // Not a broker that lacks the feature: without the steering, a broker may start a partition past its policy (loss).
+            throw e;
+        } catch (KafkaException e) {
+            log.warn("Share group {}: could not steer share.auto.offset.reset to earliest ({}); where the broker starts a partition"
+                    + " later than its policy, the skipped range is only detected and counted", group, e.toString());
+        }
+        return true;
+    }
+
+    /** Kafka knows the group: the baseline records it once per incarnation, so that a later "not found" means deleted. */
+    private void noteGroupSeen(SharePartitionState.Presence presence) {
+        if (!groupSeen && presence.exists() && !topics.isEmpty()) {
+            baseline.recordGroupSeenInKafka(topics);
+            groupSeen = true;
+        }
+    }
+
+    /** For tests: runs inside the preparation after the starts are chosen, before the broker's state is read (an interleaving point). */
+    void afterStartsChosen(Runnable hook) {
+        this.afterStartsChosen = hook;
+    }
+
+    /** For tests: the start this client holds for {@code tp}, or {@code null}. */
+    Long knownStart(TopicPartition tp) {
+        ShareStartOffsets.Start s = starts.cached(tp);
+        return s == null ? null : s.offset();
     }
 
     private List<TopicPartition> partitionsOf(Set<String> names) {
@@ -261,6 +342,13 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
 
     @Override
     public void close() {
+        if (baseline != null && !nativeMode && !groupSeen && prepared) {
+            try {
+                noteGroupSeen(state.presence(clientId)); // a member that stops before its first check still leaves the group recorded
+            } catch (RuntimeException e) {
+                log.debug("Share group {}: could not record that Kafka knows the group at close ({})", group, e.toString());
+            }
+        }
         if (baseline != null) {
             baseline.close();
         }

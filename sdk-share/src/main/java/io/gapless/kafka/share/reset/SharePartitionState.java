@@ -51,17 +51,27 @@ final class SharePartitionState {
         this.timeout = timeout;
     }
 
-    /** Whether the share group exists in Kafka, how many members it has, and the partitions assigned to them. */
+    /**
+     * Whether the share group exists in Kafka, how many members it has, and the partitions
+     * assigned to members other than the asking client.
+     */
     record Presence(boolean exists, int members, Set<TopicPartition> assigned) {
     }
 
-    /** The group as Kafka describes it now: a group deleted (or never started) does not exist. */
-    Presence presence() {
+    /**
+     * The group as Kafka describes it now: a group deleted (or never started) does not exist.
+     * Partitions assigned to members with {@code ownClientId} are left out of
+     * {@link Presence#assigned()}: Kafka's heartbeat sends a new subscription before the SDK's
+     * check runs, so the asking member may be assigned already, and it has read nothing since.
+     * (Members sharing the client id are left out too; the check then errs towards delivering.)
+     */
+    Presence presence(String ownClientId) {
         try {
             ShareGroupDescription d = admin.describeShareGroups(List.of(group)).describedGroups().get(group)
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             Set<TopicPartition> assigned = new HashSet<>();
-            d.members().forEach(m -> assigned.addAll(m.assignment().topicPartitions()));
+            d.members().stream().filter(m -> !m.clientId().equals(ownClientId))
+                    .forEach(m -> assigned.addAll(m.assignment().topicPartitions()));
             return new Presence(d.groupState() != GroupState.DEAD, d.members().size(), assigned);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupIdNotFoundException) {

@@ -15,6 +15,10 @@
  */
 package io.gapless.kafka.share.reset;
 
+import io.gapless.kafka.core.GroupBaselines;
+import io.gapless.kafka.core.NewPartitionsMode;
+import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.core.spi.BaselineTopic;
 import io.gapless.kafka.share.GaplessShareConsumer;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
@@ -23,6 +27,7 @@ import io.gapless.kafka.testkit.TestTopics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 
@@ -43,12 +48,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Two members of a new share group starting together, records arriving meanwhile (base
- * {@code latest}): the second member's "group does not exist in Kafka although its baseline
- * started" check can run after the first member started the baseline and before it joined, so the
- * second starts a new incarnation of the baseline while the first keeps the starts it chose. Seen
- * in 12 of 30 attempts of one run; in none was a record after the first delivered one missing (the
- * two starts coincided, or the new incarnation was adopted and started at 0). A guard against the
- * loss this race could cause (a second start later than the first), timing-based, so a soak.
+ * {@code latest}): the second member's group check can run after the first member started the
+ * baseline and before Kafka knows the group (its offsets set, or a member joined). Before the fix
+ * the second then took the group for deleted and started a new incarnation of the baseline while
+ * the first kept the starts it chose (seen in 12 of 30 attempts of the soak below). The
+ * interleaving is driven step by step in
+ * {@link #theSecondMembersCheckBeforeKafkaKnowsTheGroupKeepsTheFirstMembersStarts}; the soak is a
+ * guard against the loss such a race could cause, timing-based.
  */
 @EmbeddedKafkaTest
 class ShareFirstMembersRaceIT {
@@ -56,6 +62,40 @@ class ShareFirstMembersRaceIT {
 
     ShareFirstMembersRaceIT(EmbeddedKafka kafka) {
         this.kafka = kafka;
+    }
+
+    /**
+     * Member A chooses its start (300, base latest) and, before A's preparation goes on to set the
+     * group's offsets, 50 records arrive and member B prepares: Kafka does not know the group yet.
+     * B must read A's start rather than take the group for deleted: one incarnation, one start.
+     */
+    @Test
+    void theSecondMembersCheckBeforeKafkaKnowsTheGroupKeepsTheFirstMembersStarts() throws Exception {
+        String topic = TestTopics.unique("race-steps");
+        String group = TestTopics.unique("race-steps-g");
+        TopicPartition tp = new TopicPartition(topic, 0);
+        kafka.createTopic(topic, 1);
+        try (KafkaProducer<String, String> p = TestClients.producer(kafka)) {
+            TestClients.produce(p, topic, 0, "history", 300);
+        }
+        ShareResetOptions options = new ShareResetOptions(ResetPolicy.LATEST, ResetPolicy.EARLIEST, NewPartitionsMode.AUTO,
+                BaselineTopic.of(null, BaselineTopic.PREFIX_DEFAULT, group), Duration.ofSeconds(30), 60_000);
+        Map<String, Object> cfg = Map.of("bootstrap.servers", kafka.bootstrapServers(), "group.id", group);
+        try (ShareNewPartitionsReset a = ShareNewPartitionsReset.create(options, cfg, group, "race-a", true);
+             ShareNewPartitionsReset b = ShareNewPartitionsReset.create(options, cfg, group, "race-b", true)) {
+            a.subscribed(List.of(topic));
+            b.subscribed(List.of(topic));
+            a.afterStartsChosen(() -> {
+                try (KafkaProducer<String, String> p = TestClients.producer(kafka)) {
+                    TestClients.produce(p, topic, 0, "meanwhile", 50);
+                }
+                b.beforePoll(); // B's whole preparation, between A's choice and A's setting the group's offsets
+            });
+            a.beforePoll();
+            assertEquals(300L, a.knownStart(tp), "A's start: the log end when A chose it");
+            assertEquals(a.knownStart(tp), b.knownStart(tp), "both members hold the group's one start");
+            assertEquals("", GroupBaselines.describe(cfg, group).incarnation(), "the group was never deleted: its first incarnation");
+        }
     }
 
     @Test

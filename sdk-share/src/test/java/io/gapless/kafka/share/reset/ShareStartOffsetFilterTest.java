@@ -213,6 +213,17 @@ class ShareStartOffsetFilterTest {
         }
 
         @Override
+        public boolean groupSeenInKafka() {
+            call();
+            return false;
+        }
+
+        @Override
+        public void recordGroupSeenInKafka(Collection<String> topics) {
+            call();
+        }
+
+        @Override
         public Map<TopicPartition, Long> supersedeStartOffsets(Map<TopicPartition, ProposedStart> starts) {
             call();
             starts.forEach((tp, p) -> recorded.put(tp, p.offset()));

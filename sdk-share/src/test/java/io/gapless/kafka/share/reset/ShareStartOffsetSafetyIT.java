@@ -121,6 +121,39 @@ class ShareStartOffsetSafetyIT {
         });
     }
 
+    /**
+     * Both members stop polling for longer than {@code max.poll.interval.ms}, so Kafka takes each out
+     * of its group (both groups are then empty), an operator resets the groups' offsets to 0, and the
+     * members poll again: they rejoin and are assigned the partition again, with the SDK's client
+     * still holding the start it cached before. The operator's offsets win: the 300 records before
+     * that start are delivered again, as the plain member delivers them.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"implicit", "explicit"})
+    void anOperatorsResetWhileTheMembersWereOutOfTheGroupIsReplayed(String mode) throws Exception {
+        String topic = TestTopics.unique("safety-rejoin");
+        kafka.createTopic(topic, 1);
+        Set<String> all = side.produce(topic, 0, "history", 300);
+        SideBySide.Pair pair = side.pair(mode, "latest", "earliest", topic, Map.of(), Map.of(), Map.of("max.poll.interval.ms", 3_000));
+        Set<String> live = pair.joined(topic);
+        live.addAll(side.produce(topic, 0, "live", 100));
+        pair.pollUntilBothSee(live);
+        // Neither member polls now: Kafka takes each out of its group once max.poll.interval.ms has passed.
+        for (String group : List.of(pair.plainGroup, pair.sdkGroup)) {
+            await().atMost(WAIT).until(() -> side.members(group) == 0);
+            await().atMost(WAIT).ignoreExceptions().until(() -> {
+                kafka.admin().alterShareGroupOffsets(group, Map.of(new TopicPartition(topic, 0), 0L)).all().get(10, TimeUnit.SECONDS);
+                return true;
+            });
+        }
+        all.addAll(live);
+        // Records after the reset: acknowledging them writes the share state, which is when Kafka's share partition
+        // finds the operator's reset (its in-memory state is fenced and read again) and redelivers from 0.
+        all.addAll(side.produce(topic, 0, "after", 10));
+        pair.pollUntilBothSee(all);
+        pair.assertSdkNeverWorse(all);
+    }
+
     /** A share group deleted and started again (base earliest now) is a new group: everything is delivered. */
     @ParameterizedTest
     @ValueSource(strings = {"implicit", "explicit"})

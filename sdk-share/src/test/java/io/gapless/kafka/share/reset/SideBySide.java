@@ -69,7 +69,25 @@ final class SideBySide implements AutoCloseable {
 
     Pair pair(String mode, String base, String newPolicy, String topic, Map<String, Object> sdkExtra, Map<String, String> groupConfigs)
             throws Exception {
-        return new Pair(mode, base, newPolicy, topic, sdkExtra, groupConfigs);
+        return new Pair(mode, base, newPolicy, topic, sdkExtra, groupConfigs, Map.of());
+    }
+
+    /** As above, with {@code clientExtra} in both members' configs (the same Kafka settings on both sides). */
+    Pair pair(String mode, String base, String newPolicy, String topic, Map<String, Object> sdkExtra, Map<String, String> groupConfigs,
+              Map<String, Object> clientExtra) throws Exception {
+        return new Pair(mode, base, newPolicy, topic, sdkExtra, groupConfigs, clientExtra);
+    }
+
+    /** How many members {@code group} has now (0 when Kafka does not know it). */
+    int members(String group) throws Exception {
+        try {
+            return kafka.admin().describeShareGroups(List.of(group)).describedGroups().get(group).get(30, TimeUnit.SECONDS).members().size();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                return 0;
+            }
+            throw e;
+        }
     }
 
     @Override
@@ -117,19 +135,21 @@ final class SideBySide implements AutoCloseable {
         private int probes;
 
         private final Map<String, Object> sdkExtra;
+        private final Map<String, Object> clientExtra;
 
         Pair(String mode, String base, String newPolicy, String topic) throws Exception {
             this(mode, base, newPolicy, topic, Map.of());
         }
 
         Pair(String mode, String base, String newPolicy, String topic, Map<String, Object> sdkExtra) throws Exception {
-            this(mode, base, newPolicy, topic, sdkExtra, Map.of());
+            this(mode, base, newPolicy, topic, sdkExtra, Map.of(), Map.of());
         }
 
-        Pair(String mode, String base, String newPolicy, String topic, Map<String, Object> sdkExtra, Map<String, String> groupConfigs)
-                throws Exception {
+        Pair(String mode, String base, String newPolicy, String topic, Map<String, Object> sdkExtra, Map<String, String> groupConfigs,
+             Map<String, Object> clientExtra) throws Exception {
             this.mode = mode;
             this.sdkExtra = sdkExtra;
+            this.clientExtra = clientExtra;
             this.topic = topic;
             this.plainGroup = TestTopics.unique("plain");
             this.sdkGroup = TestTopics.unique("sdk");
@@ -144,6 +164,7 @@ final class SideBySide implements AutoCloseable {
         private Pair(Pair before) {
             this.mode = before.mode;
             this.sdkExtra = before.sdkExtra;
+            this.clientExtra = before.clientExtra;
             this.topic = before.topic;
             this.plainGroup = before.plainGroup;
             this.sdkGroup = before.sdkGroup;
@@ -173,7 +194,8 @@ final class SideBySide implements AutoCloseable {
         }
 
         private Map<String, Object> config(String group, Map<String, Object> extra) {
-            Map<String, Object> cfg = new HashMap<>(extra);
+            Map<String, Object> cfg = new HashMap<>(clientExtra);
+            cfg.putAll(extra);
             cfg.put("bootstrap.servers", kafka.bootstrapServers());
             cfg.put("group.id", group);
             cfg.put("share.acknowledgement.mode", mode);

@@ -192,6 +192,20 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         }
     }
 
+    /**
+     * A share group's counterpart of {@link #recordProgress()}: records, once per topic and
+     * incarnation, that Kafka knows the group while it reads {@code topics} (as
+     * {@link BaselineRecord.ProgressSeen}), so that a group Kafka no longer knows is recognised as
+     * deleted, and a new group whose first member has not joined yet is not.
+     */
+    public void recordShareGroupSeen(Collection<String> topics) {
+        GroupBaseline b = store.read();
+        if (b.started()) {
+            b = recordProgress(b, Set.copyOf(topics));
+        }
+        progress = b.progressSeen();
+    }
+
     private GroupBaseline recordProgress(GroupBaseline b, Set<String> committedTopics) {
         if (committedTopics.isEmpty()) {
             return b;
