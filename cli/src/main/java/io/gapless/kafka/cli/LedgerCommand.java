@@ -224,7 +224,8 @@ final class LedgerCommand implements Runnable {
 
     private static String ranges(List<LedgerRange> ranges, boolean withEntry) {
         return ranges.stream().map(r -> r.first() + "-" + r.last() + " " + r.acknowledgeType() + " (delivery " + r.deliveryCount()
-                + (withEntry ? ", entry " + r.ledgerOffset() + " of " + r.transactionalId() : "") + ")").collect(Collectors.joining(", "));
+                + (withEntry ? (r.compacted() ? ", compacted, entries up to " + r.ledgerOffset() : ", entry " + r.ledgerOffset() + " of "
+                + r.transactionalId()) : "") + ")").collect(Collectors.joining(", "));
     }
 
     private static void row(PrintWriter out, String label, String value) {

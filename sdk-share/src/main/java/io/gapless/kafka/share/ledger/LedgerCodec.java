@@ -33,6 +33,11 @@ import java.util.Set;
 /**
  * Binary form of ledger records: a version byte, a kind byte, then the entry, the snapshot or the
  * stand-alone confirmations.
+ *
+ * <p>A snapshot's claims (see {@link LedgerSnapshot}) follow its confirmations, within version 2:
+ * readers before them stop after the confirmations and ignore the rest (they keep compacted
+ * ranges as the committed ranges they are), and a snapshot without them was written before
+ * compaction, so its watermarks are its claims.
  */
 final class LedgerCodec {
     static final byte VERSION = 2;
@@ -88,6 +93,11 @@ final class LedgerCodec {
                 for (long offset : e.getValue()) {
                     out.writeLong(offset);
                 }
+            }
+            out.writeInt(snapshot.claimedBelow().size());
+            for (Map.Entry<ShareKey, Long> c : snapshot.claimedBelow().entrySet()) {
+                writeKey(out, c.getKey());
+                out.writeLong(c.getValue());
             }
         });
     }
@@ -152,7 +162,25 @@ final class LedgerCodec {
             }
             confirmed.put(key, offsets);
         }
-        return new LedgerSnapshot(coversBelow, watermarks, ranges, confirmed);
+        return new LedgerSnapshot(coversBelow, watermarks, ranges, confirmed, readClaims(in, watermarks));
+    }
+
+    // Absent in a snapshot written before compaction: it dropped the ranges below its watermarks, which it claims handled.
+    private static Map<ShareKey, Long> readClaims(DataInputStream in, Map<ShareKey, Watermark> watermarks) throws IOException {
+        Map<ShareKey, Long> claims = new LinkedHashMap<>();
+        if (in.available() == 0) {
+            watermarks.forEach((key, wm) -> {
+                if (!Watermark.DEAD.equals(wm)) {
+                    claims.put(key, wm.offset());
+                }
+            });
+            return claims;
+        }
+        int n = in.readInt();
+        for (int i = 0; i < n; i++) {
+            claims.put(readKey(in), in.readLong());
+        }
+        return claims;
     }
 
     private static void writeConfirmations(DataOutputStream out, List<LedgerConfirmation> confirmations) throws IOException {

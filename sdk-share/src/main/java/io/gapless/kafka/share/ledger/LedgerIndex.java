@@ -39,6 +39,8 @@ public final class LedgerIndex {
     private final Map<ShareKey, CommittedRuns> ranges = new HashMap<>();
     private final TransactionalIds transactionalIds = new TransactionalIds();
     private final Map<ShareKey, Watermark> watermarks = new HashMap<>();
+    // Per share-partition: offsets below it count as handled without evidence (snapshots from before compaction).
+    private final Map<ShareKey, Long> claimedBelow = new HashMap<>();
     // Per share-partition: ledger offsets of entries whose acknowledgements the group accepted.
     private final Map<ShareKey, Set<Long>> confirmed = new HashMap<>();
     // Read by the metrics gauge from other threads.
@@ -64,15 +66,16 @@ public final class LedgerIndex {
     }
 
     /**
-     * Replaces everything below the snapshot's position by the snapshot's content. Watermarks only
-     * grow; confirmations are facts and are merged (one read above the snapshot may confirm an
-     * entry the snapshot holds).
+     * Replaces everything below the snapshot's position by the snapshot's content. Watermarks and
+     * claims only grow; confirmations are facts and are merged (one read above the snapshot may
+     * confirm an entry the snapshot holds).
      */
     void applySnapshot(LedgerSnapshot snapshot) {
         long coversBelow = snapshot.coversBelow();
         ranges.values().forEach(runs -> runs.removeIf(ledgerOffset -> ledgerOffset < coversBelow));
         snapshot.ranges().forEach(this::hold);
         snapshot.watermarks().forEach((key, wm) -> watermarks.merge(key, wm, Watermark::merge));
+        snapshot.claimedBelow().forEach((key, claim) -> claimedBelow.merge(key, claim, Math::max));
         snapshot.confirmed().forEach((key, offsets) -> confirmed.computeIfAbsent(key, k -> new HashSet<>()).addAll(offsets));
         ranges.values().removeIf(CommittedRuns::isEmpty);
         // Confirmations of entries that are no longer held (pruned below a watermark) are dropped.
@@ -124,10 +127,30 @@ public final class LedgerIndex {
         return offsets != null && offsets.contains(ledgerOffset);
     }
 
-    /** Offsets of {@code key} below this were terminal in the share group when a snapshot pruned them; -1 for none. */
+    /**
+     * Offsets of {@code key} below this were terminal in the share group when a snapshot read its
+     * start offset, and their committed ranges are held compacted; -1 for none. Terminal is not
+     * processed: a group initialized at {@code latest}, or reset forwards, starts above records
+     * nobody processed, so a record below it is handled only if a range holds it (issue 22, the
+     * backlog after a reset) or it lies below {@link #claimedBelow(ShareKey)}.
+     */
     public long watermark(ShareKey key) {
         Watermark w = watermarks.get(key);
         return w == null ? -1L : w.offset();
+    }
+
+    /**
+     * Offsets of {@code key} below this count as handled without a range holding them: every
+     * offset when the topic id no longer exists ({@link Long#MAX_VALUE}), or the watermark of a
+     * snapshot written before snapshots compacted the ranges below their watermark (such a
+     * snapshot dropped them, so its watermark is all that is left of their evidence); -1 for none.
+     */
+    public long claimedBelow(ShareKey key) {
+        Watermark w = watermarks.get(key);
+        if (Watermark.DEAD.equals(w)) {
+            return Long.MAX_VALUE;
+        }
+        return claimedBelow.getOrDefault(key, -1L);
     }
 
     /**
@@ -156,6 +179,7 @@ public final class LedgerIndex {
         ranges.clear();
         transactionalIds.clear();
         watermarks.clear();
+        claimedBelow.clear();
         confirmed.clear();
         bytesSinceSnapshot = 0;
     }
@@ -165,10 +189,12 @@ public final class LedgerIndex {
     }
 
     /**
-     * A snapshot of this (committed, complete below {@code coversBelow}) index, pruned below the
-     * given share-partition start offsets; share-partitions of topic ids that no longer exist
-     * ({@code dead}) keep only a {@link Watermark#DEAD} watermark. The delivery counts of pruned
-     * ranges go into their watermark.
+     * A snapshot of this (committed, complete below {@code coversBelow}) index, compacted below
+     * the given share-partition start offsets: the ranges wholly below a start are merged into as
+     * few {@link LedgerRange#COMPACTED} ranges as their offsets and types allow (one per run of
+     * processed offsets), so that they stay evidence of what was processed; share-partitions of
+     * topic ids that no longer exist ({@code dead}) keep only a {@link Watermark#DEAD} watermark.
+     * The delivery counts of compacted ranges go into their watermark (kept for the format).
      */
     LedgerSnapshot snapshot(long coversBelow, Map<ShareKey, Long> startOffsets, Set<ShareKey> dead) {
         Map<ShareKey, Watermark> newWatermarks = new LinkedHashMap<>(watermarks);
@@ -177,8 +203,12 @@ public final class LedgerIndex {
         Map<ShareKey, List<LedgerRange>> kept = new LinkedHashMap<>();
         Map<ShareKey, Set<Long>> keptConfirmed = new LinkedHashMap<>();
         ranges.forEach((key, runs) -> {
+            if (dead.contains(key)) {
+                return;
+            }
             Watermark wm = newWatermarks.get(key);
             List<LedgerRange> keep = new ArrayList<>();
+            List<LedgerRange> below = new ArrayList<>();
             short pruned = 0;
             for (LedgerRange r : runs.inLedgerOrder(transactionalIds)) {
                 if (r.ledgerOffset() >= coversBelow) {
@@ -186,6 +216,7 @@ public final class LedgerIndex {
                 }
                 if (wm != null && r.last() < wm.offset()) {
                     pruned = (short) Math.max(pruned, r.deliveryCount());
+                    below.add(r);
                 } else {
                     keep.add(r);
                     if (confirmed(key, r.ledgerOffset())) {
@@ -196,10 +227,41 @@ public final class LedgerIndex {
             if (pruned > 0) {
                 newWatermarks.put(key, wm.merge(new Watermark(wm.offset(), pruned)));
             }
+            keep.addAll(0, compact(below));
             if (!keep.isEmpty()) {
                 kept.put(key, keep);
             }
         });
-        return new LedgerSnapshot(coversBelow, newWatermarks, kept, keptConfirmed);
+        Map<ShareKey, Long> claims = new LinkedHashMap<>(claimedBelow);
+        claims.keySet().removeAll(dead);
+        return new LedgerSnapshot(coversBelow, newWatermarks, kept, keptConfirmed, claims);
+    }
+
+    /**
+     * Merges committed ranges into {@link LedgerRange#COMPACTED} ones: overlapping or adjacent
+     * ranges of one acknowledge type become one, with the highest ledger offset and delivery count
+     * of those merged. Gaps (offsets no committed entry holds: skipped at {@code latest}, archived
+     * by the delivery limit) stay gaps, so a record in one is not taken for processed.
+     */
+    static List<LedgerRange> compact(List<LedgerRange> committed) {
+        List<LedgerRange> byFirst = new ArrayList<>(committed);
+        byFirst.sort((a, b) -> Long.compare(a.first(), b.first()));
+        List<LedgerRange> out = new ArrayList<>();
+        LedgerRange run = null;
+        for (LedgerRange r : byFirst) {
+            if (run != null && r.ackType() == run.ackType() && r.first() <= run.last() + 1) {
+                run = new LedgerRange(Math.max(run.ledgerOffset(), r.ledgerOffset()), LedgerRange.COMPACTED, run.first(),
+                        Math.max(run.last(), r.last()), run.ackType(), (short) Math.max(run.deliveryCount(), r.deliveryCount()));
+                continue;
+            }
+            if (run != null) {
+                out.add(run);
+            }
+            run = new LedgerRange(r.ledgerOffset(), LedgerRange.COMPACTED, r.first(), r.last(), r.ackType(), r.deliveryCount());
+        }
+        if (run != null) {
+            out.add(run);
+        }
+        return out;
     }
 }

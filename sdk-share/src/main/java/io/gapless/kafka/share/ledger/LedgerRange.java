@@ -24,6 +24,25 @@ import org.apache.kafka.clients.consumer.AcknowledgeType;
  * @since 0.1.0
  */
 public record LedgerRange(long ledgerOffset, String transactionalId, long first, long last, byte ackType, short deliveryCount) {
+    /**
+     * The transactional id of a range a snapshot compacted: committed ranges of several entries
+     * wholly below a share-partition start offset, merged (no producer has an empty transactional id).
+     *
+     * @since 0.1.0
+     */
+    public static final String COMPACTED = "";
+
+    /**
+     * Whether this range merges committed ranges a snapshot compacted below a share-partition start
+     * offset: its offsets' output was committed (its ledger offset is the highest of the merged entries'),
+     * so it binds every later delivery exactly as the entries did.
+     *
+     * @return true for a compacted range
+     * @since 0.1.0
+     */
+    public boolean compacted() {
+        return COMPACTED.equals(transactionalId);
+    }
 
     public boolean contains(long offset) {
         return offset >= first && offset <= last;

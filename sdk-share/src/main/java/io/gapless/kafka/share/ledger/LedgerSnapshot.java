@@ -21,14 +21,23 @@ import java.util.Set;
 
 /**
  * The committed ledger state of one ledger partition below {@code coversBelow} (every transaction
- * there was resolved when it was taken), pruned below the share-partition start offsets recorded
- * as {@code watermarks}, with the confirmed entries of the ranges it keeps. A reader that applies
- * it may forget every record below {@code coversBelow}.
+ * there was resolved when it was taken): the share-partition start offsets it read as
+ * {@code watermarks}, the committed ranges above them as they were written, the committed ranges
+ * wholly below them compacted ({@link LedgerRange#COMPACTED}: evidence that those offsets' output
+ * was committed), and the confirmed entries of the ranges it keeps. A reader that applies it may
+ * forget every record below {@code coversBelow}.
+ *
+ * <p>{@code claimedBelow}: per share-partition, offsets below it count as handled without
+ * evidence. Only snapshots written before compaction (issue 22: they dropped the ranges below
+ * their watermark) make such claims, their watermark being the claim; a snapshot carries the
+ * claims it read forward. A record below a watermark and above any claim is handled only if a
+ * (compacted) range holds it: a watermark alone says nothing of processing (a group initialized
+ * at {@code latest} starts above records nobody processed).
  */
 record LedgerSnapshot(long coversBelow, Map<ShareKey, Watermark> watermarks, Map<ShareKey, List<LedgerRange>> ranges,
-                      Map<ShareKey, Set<Long>> confirmed) {
+                      Map<ShareKey, Set<Long>> confirmed, Map<ShareKey, Long> claimedBelow) {
 
     LedgerSnapshot(long coversBelow, Map<ShareKey, Watermark> watermarks, Map<ShareKey, List<LedgerRange>> ranges) {
-        this(coversBelow, watermarks, ranges, Map.of());
+        this(coversBelow, watermarks, ranges, Map.of(), Map.of());
     }
 }

@@ -214,18 +214,21 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
      * Whether steps 3 and 4 (wait for the fates below our entry, decide on the committed ones) can
      * change the verdict, given the overlapping entries {@code earlier} the complete "all" view
      * showed below our own: only those can bind us (RATIONALE, "Why no record is committed twice":
-     * every committed entry below ours is in the all view, read directly or through a snapshot,
-     * or pruned below a watermark step 2 already checked). An incomplete view proves nothing.
+     * every committed entry below ours is in the all view, read directly or through a snapshot
+     * (compacted below its watermark, which the read-back already refused), or below a claim the
+     * read-back already checked). An incomplete view proves nothing.
      */
     static boolean fatesMatter(List<LedgerRange> earlier, boolean viewComplete) {
         return !viewComplete || !earlier.isEmpty();
     }
 
     /**
-     * Step 1's decision, over every entry read up to our own at {@code own}: our delivery is over
-     * where an offset lies below a share-partition start a snapshot recorded, or an earlier entry
-     * holds it with a higher delivery count (our lock expired; someone received it after us).
-     * Those offsets are released; returns the earlier entries' ranges that overlap ours.
+     * Step 1's decision, over every entry read up to our own at {@code own}: where a range a
+     * snapshot compacted holds an offset, its output is committed (snapshots hold committed ranges
+     * only), so ours is refused and the offset settled as recorded, without waiting for fates. Our
+     * delivery is over where an offset lies below a claim ({@link LedgerIndex#claimedBelow}), or an
+     * earlier entry holds it with a higher delivery count (our lock expired; someone received it
+     * after us): those offsets are released. Returns the earlier entries' ranges that overlap ours.
      */
     static List<LedgerRange> staleHolder(LedgerIndex seen, Map<ShareKey, List<LedgerRange>> ours, long own, Verdict verdict) {
         List<LedgerRange> earlier = new ArrayList<>();
@@ -233,6 +236,11 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
             for (LedgerRange mine : e.getValue()) {
                 belowStart(seen, e.getKey(), mine, verdict);
                 for (LedgerRange other : seen.overlapping(e.getKey(), mine.first(), mine.last(), own)) {
+                    if (other.compacted()) {
+                        // Committed, its fate known: decided here, nothing to wait for.
+                        recordedElsewhere(e.getKey(), mine, other, verdict);
+                        continue;
+                    }
                     if (other.deliveryCount() > mine.deliveryCount()) {
                         verdict.release(e.getKey(), overlap(mine, other), describe(e.getKey(), mine) + " was redelivered (delivery "
                                 + other.deliveryCount() + " staged by transactional.id " + other.transactionalId()
@@ -261,25 +269,36 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
             for (LedgerRange mine : e.getValue()) {
                 belowStart(done, key, mine, verdict);
                 for (LedgerRange other : done.overlapping(key, mine.first(), mine.last(), own)) {
-                    long[] range = overlap(mine, other);
-                    verdict.recorded(key, range, AcknowledgeType.forId(other.ackType()), key.topic() + "-" + key.partition()
-                            + " offsets " + range[0] + ".." + range[1] + " were already committed by transactional.id " + other.transactionalId()
-                            + " (delivery " + other.deliveryCount() + "; this one " + mine.deliveryCount() + ")");
+                    recordedElsewhere(key, mine, other, verdict);
                 }
             }
         }
     }
 
+    // A committed range (as written, or compacted by a snapshot) holds offsets of ours: settled as it recorded.
+    private static void recordedElsewhere(ShareKey key, LedgerRange mine, LedgerRange other, Verdict verdict) {
+        long[] range = overlap(mine, other);
+        verdict.recorded(key, range, AcknowledgeType.forId(other.ackType()), key.topic() + "-" + key.partition()
+                + " offsets " + range[0] + ".." + range[1] + " were already committed by "
+                + (other.compacted() ? "entries a snapshot compacted (up to ledger offset " + other.ledgerOffset() + ")"
+                : "transactional.id " + other.transactionalId())
+                + " (delivery " + other.deliveryCount() + "; this one " + mine.deliveryCount() + ")");
+    }
+
     /**
-     * Offsets below the share-partition start a snapshot recorded were acknowledged or archived for
-     * good (their committed ranges were pruned): our delivery of them is over, whatever its count.
+     * Offsets below a claim ({@link LedgerIndex#claimedBelow}: the topic id is gone, or a snapshot
+     * from before compaction dropped their ranges) count as handled: our delivery of them is over,
+     * whatever its count. A watermark alone is no such claim: below the start offset a snapshot
+     * read, only a (compacted) range is evidence of processing (issue 22: a group initialized at
+     * {@code latest} and reset to the beginning gets a backlog nobody processed).
      */
     private static void belowStart(LedgerIndex index, ShareKey key, LedgerRange mine, Verdict verdict) {
-        long watermark = index.watermark(key);
-        if (mine.first() < watermark) {
-            long[] range = {mine.first(), Math.min(mine.last(), watermark - 1)};
-            verdict.release(key, range, describe(key, mine) + " lies below the share-partition start offset "
-                    + (watermark == Long.MAX_VALUE ? "(its topic id no longer exists)" : watermark) + " (already acknowledged)");
+        long claimed = index.claimedBelow(key);
+        if (mine.first() < claimed) {
+            long[] range = {mine.first(), Math.min(mine.last(), claimed - 1)};
+            verdict.release(key, range, describe(key, mine) + " lies below "
+                    + (claimed == Long.MAX_VALUE ? "every offset (its topic id no longer exists)"
+                    : "offset " + claimed + ", which a snapshot written before compaction claims acknowledged"));
         }
     }
 

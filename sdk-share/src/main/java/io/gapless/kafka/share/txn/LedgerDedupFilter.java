@@ -123,8 +123,9 @@ final class LedgerDedupFilter<K, V> {
                         AcknowledgeType type = AcknowledgeType.forId(done.ackType());
                         delegate.acknowledge(r, type);
                         dropped++;
-                        log.info("{}@{} (delivery {}) was committed by transactional.id {}; acknowledged as {} without handing it out",
-                                tp, r.offset(), r.deliveryCount().orElse((short) 0), done.transactionalId(), type);
+                        log.info("{}@{} (delivery {}) was committed by {}; acknowledged as {} without handing it out",
+                                tp, r.offset(), r.deliveryCount().orElse((short) 0),
+                                done.compacted() ? "entries a snapshot compacted" : "transactional.id " + done.transactionalId(), type);
                         continue;
                     }
                 }

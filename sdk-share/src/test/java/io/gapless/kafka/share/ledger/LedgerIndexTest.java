@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LedgerIndexTest {
@@ -66,7 +67,8 @@ class LedgerIndexTest {
         LedgerSnapshot snapshot = committed.snapshot(12, Map.of(KEY, 5L));
         LedgerSnapshot decoded = (LedgerSnapshot) LedgerCodec.decode(LedgerCodec.encodeSnapshot(snapshot), 20);
         assertEquals(snapshot, decoded);
-        assertEquals(1, decoded.ranges().get(KEY).size(), "range 0..4 lies below start offset 5");
+        assertEquals(List.of(new LedgerRange(10, LedgerRange.COMPACTED, 0, 4, (byte) 1, (short) 1), new LedgerRange(11, "b", 5, 9, (byte) 1, (short) 1)),
+                decoded.ranges().get(KEY), "range 0..4 lies below start offset 5: compacted, still evidence of its output");
 
         // A reader that also saw an aborted entry below 12 and a newer one at 13.
         LedgerIndex reader = new LedgerIndex();
@@ -77,7 +79,63 @@ class LedgerIndexTest {
         assertEquals(5, reader.watermark(KEY));
         assertEquals(List.of("b"), reader.covering(KEY, 6, Long.MAX_VALUE).stream().map(LedgerRange::transactionalId).toList());
         assertEquals(List.of("c"), reader.covering(KEY, 11, Long.MAX_VALUE).stream().map(LedgerRange::transactionalId).toList());
-        assertTrue(reader.covering(KEY, 2, Long.MAX_VALUE).isEmpty());
+        assertEquals(List.of(LedgerRange.COMPACTED), ids(reader.covering(KEY, 2, Long.MAX_VALUE)));
+        assertEquals(-1, reader.claimedBelow(KEY), "a watermark claims nothing");
+    }
+
+    @Test
+    void compactionMergesAdjacentRangesOfOneTypeAndKeepsTheGapsNoEntryHolds() {
+        // Issue 22 (the backlog after a reset): offsets 10..12 were never committed (skipped at latest, or archived by the limit).
+        LedgerIndex committed = new LedgerIndex();
+        committed.addEntry(read(entry("a", 0, 4, (short) 1), 10), 50);
+        committed.addEntry(read(entry("b", 5, 9, (short) 2), 11), 50);
+        committed.addEntry(read(entry("c", 13, 15, (short) 1), 12), 50);
+        committed.addEntry(read(new LedgerEntry("d", Map.of(KEY, List.of(new LedgerRange(-1, "d", 16, 16, (byte) 3, (short) 1)))), 13), 50);
+        committed.addEntry(read(entry("e", 17, 30, (short) 1), 14), 50);   // straddles the start offset 20: kept as written
+        LedgerSnapshot snapshot = committed.snapshot(15, Map.of(KEY, 20L));
+        assertEquals(List.of(new LedgerRange(11, LedgerRange.COMPACTED, 0, 9, (byte) 1, (short) 2),
+                new LedgerRange(12, LedgerRange.COMPACTED, 13, 15, (byte) 1, (short) 1),
+                new LedgerRange(13, LedgerRange.COMPACTED, 16, 16, (byte) 3, (short) 1),
+                new LedgerRange(14, "e", 17, 30, (byte) 1, (short) 1)), snapshot.ranges().get(KEY));
+        LedgerIndex reader = new LedgerIndex();
+        reader.applySnapshot((LedgerSnapshot) LedgerCodec.decode(LedgerCodec.encodeSnapshot(snapshot), 30));
+        assertTrue(reader.covering(KEY, 11, Long.MAX_VALUE).isEmpty(), "a gap below the watermark is no evidence of processing");
+        assertTrue(reader.covering(KEY, 7, Long.MAX_VALUE).get(0).compacted());
+        // Compacting again (a later snapshot) changes nothing.
+        assertEquals(snapshot.ranges(), reader.snapshot(15, Map.of(KEY, 20L)).ranges());
+    }
+
+    @Test
+    void aSnapshotWrittenBeforeCompactionIsReadWithItsWatermarksAsClaimsAndLaterSnapshotsCarryThem() {
+        ShareKey other = new ShareKey("g", Uuid.randomUuid(), "u", 0);
+        byte[] old = LedgerIndexes.oldFormatSnapshot(12, Map.of(KEY, 5L, other, 3L),
+                Map.of(KEY, List.of(new LedgerRange(11, "b", 5, 9, (byte) 1, (short) 1))));
+        LedgerSnapshot decoded = (LedgerSnapshot) LedgerCodec.decode(old, 20);
+        assertEquals(Map.of(KEY, 5L, other, 3L), decoded.claimedBelow(), "the old snapshot dropped the ranges below its watermarks");
+        assertEquals(List.of("b"), decoded.ranges().get(KEY).stream().map(LedgerRange::transactionalId).toList());
+        LedgerIndex reader = new LedgerIndex();
+        reader.applySnapshot(decoded);
+        assertEquals(5, reader.claimedBelow(KEY));
+        assertEquals(3, reader.claimedBelow(other));
+
+        // A later snapshot (new format) keeps the claims, whatever start offsets it reads.
+        reader.addEntry(read(entry("c", 10, 14, (short) 1), 21), 50);
+        LedgerSnapshot later = reader.snapshot(22, Map.of(KEY, 15L, other, 0L));
+        LedgerSnapshot laterDecoded = (LedgerSnapshot) LedgerCodec.decode(LedgerCodec.encodeSnapshot(later), 30);
+        assertEquals(later, laterDecoded);
+        assertEquals(Map.of(KEY, 5L, other, 3L), laterDecoded.claimedBelow());
+        LedgerIndex next = new LedgerIndex();
+        next.applySnapshot(laterDecoded);
+        assertEquals(5, next.claimedBelow(KEY));
+        assertEquals(15, next.watermark(KEY));
+        assertEquals(List.of(LedgerRange.COMPACTED), ids(next.covering(KEY, 12, Long.MAX_VALUE)));
+
+        // A share-partition whose topic id is gone: its ranges are dropped and every offset is claimed.
+        LedgerSnapshot dead = next.snapshot(22, Map.of(), java.util.Set.of(KEY));
+        assertFalse(dead.ranges().containsKey(KEY));
+        LedgerIndex afterDeath = new LedgerIndex();
+        afterDeath.applySnapshot((LedgerSnapshot) LedgerCodec.decode(LedgerCodec.encodeSnapshot(dead), 30));
+        assertEquals(Long.MAX_VALUE, afterDeath.claimedBelow(KEY));
     }
 
     @Test

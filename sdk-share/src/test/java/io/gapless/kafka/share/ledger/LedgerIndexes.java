@@ -43,6 +43,26 @@ public final class LedgerIndexes {
         index.applySnapshot((LedgerSnapshot) snapshot);
     }
 
+    /**
+     * Applies, as a reader meeting it does, a snapshot in the format written before compaction (no
+     * claims section: it had dropped the ranges below its watermarks) with the watermarks given.
+     */
+    public static void applyOldFormat(LedgerIndex index, long coversBelow, Map<ShareKey, Long> watermarks) {
+        index.applySnapshot((LedgerSnapshot) LedgerCodec.decode(oldFormatSnapshot(coversBelow, watermarks, Map.of()), coversBelow));
+    }
+
+    /**
+     * The bytes the encoder before compaction wrote for a snapshot: the same version-2 layout up to
+     * and including the confirmations, without the claims section that follows them now.
+     */
+    static byte[] oldFormatSnapshot(long coversBelow, Map<ShareKey, Long> watermarks, Map<ShareKey, List<LedgerRange>> ranges) {
+        Map<ShareKey, Watermark> w = new java.util.LinkedHashMap<>();
+        watermarks.forEach((k, v) -> w.put(k, new Watermark(v, (short) 1)));
+        byte[] current = LedgerCodec.encodeSnapshot(new LedgerSnapshot(coversBelow, w, ranges));
+        // No claims: the section is its count alone, an int 0.
+        return java.util.Arrays.copyOf(current, current.length - Integer.BYTES);
+    }
+
     /** Applies a snapshot below {@code coversBelow} taken from {@code index} itself with the start offsets given (pruning). */
     public static void snapshotAndApply(LedgerIndex index, long coversBelow, Map<ShareKey, Long> startOffsets) {
         index.applySnapshot(index.snapshot(coversBelow, startOffsets));

@@ -124,11 +124,47 @@ class LedgerCommitProtocolTest {
         assertEquals(10, done.watermark(KEY));
         Verdict later = new Verdict();
         LedgerCommitProtocol.committedElsewhere(done, ours(2, 2, 2), OWN, later);
-        assertEquals(Map.of(KEY, Map.of(2L, AcknowledgeType.RELEASE)), later.settle, later.reasons.toString());
+        // Since the backlog fix the snapshot keeps E1 compacted: settled as E1 recorded (before, released until archived).
+        assertEquals(Map.of(KEY, Map.of(2L, AcknowledgeType.ACCEPT)), later.settle, later.reasons.toString());
         Verdict readBack = new Verdict();
         List<LedgerRange> earlier = LedgerCommitProtocol.staleHolder(done, ours(2, 2, 2), OWN, readBack);
-        assertEquals(Map.of(KEY, Map.of(2L, AcknowledgeType.RELEASE)), readBack.settle, "refused on the read-back, no wait");
+        assertEquals(Map.of(KEY, Map.of(2L, AcknowledgeType.ACCEPT)), readBack.settle, "refused on the read-back, no wait");
         assertEquals(List.of(), earlier);
+    }
+
+    @Test
+    void aRecordBelowAWatermarkThatNoEntryHoldsIsCommitted() {
+        // Issue 22, the backlog after a reset: the group was initialized at latest (start 10), offsets 0..5 were never
+        // processed; after a reset to the beginning they are delivered. The watermark says they were terminal, not processed.
+        LedgerIndex done = index(range(3, "e1", 10, 12, AcknowledgeType.ACCEPT, 1));
+        LedgerIndexes.snapshotAndApply(done, 5, Map.of(KEY, 13L));
+        assertEquals(13, done.watermark(KEY));
+        Verdict readBack = new Verdict();
+        List<LedgerRange> earlier = LedgerCommitProtocol.staleHolder(done, ours(0, 5, 1), OWN, readBack);
+        assertEquals(Set.of(), readBack.reasons);
+        assertFalse(LedgerCommitProtocol.fatesMatter(earlier, true), "nothing holds 0..5: the shortcut commits");
+        Verdict decided = new Verdict();
+        LedgerCommitProtocol.committedElsewhere(done, ours(0, 5, 1), OWN, decided);
+        assertEquals(Set.of(), decided.reasons);
+        // The processed records, delivered again after the reset: refused, settled as recorded.
+        Verdict again = new Verdict();
+        LedgerCommitProtocol.staleHolder(done, ours(10, 12, 1), OWN, again);
+        assertEquals(Map.of(KEY, Map.of(10L, AcknowledgeType.ACCEPT, 11L, AcknowledgeType.ACCEPT, 12L, AcknowledgeType.ACCEPT)),
+                again.settle, again.reasons.toString());
+    }
+
+    @Test
+    void aSnapshotWrittenBeforeCompactionStillClaimsEverythingBelowItsWatermark() {
+        // It dropped the ranges below its watermark, so nothing tells processed from not: keep refusing (no duplicate).
+        LedgerIndex done = new LedgerIndex();
+        LedgerIndexes.applyOldFormat(done, 5, Map.of(KEY, 10L));
+        assertEquals(10, done.claimedBelow(KEY));
+        Verdict readBack = new Verdict();
+        LedgerCommitProtocol.staleHolder(done, ours(2, 2, 2), OWN, readBack);
+        assertEquals(Map.of(KEY, Map.of(2L, AcknowledgeType.RELEASE)), readBack.settle, readBack.reasons.toString());
+        Verdict decided = new Verdict();
+        LedgerCommitProtocol.committedElsewhere(done, ours(8, 11, 1), OWN, decided);
+        assertEquals(Map.of(KEY, Map.of(8L, AcknowledgeType.RELEASE, 9L, AcknowledgeType.RELEASE)), decided.settle, decided.reasons.toString());
     }
 
     @Test
@@ -202,6 +238,7 @@ class LedgerCommitProtocolTest {
         LedgerIndexes.snapshotAndApply(all, 5, Map.of(KEY, 10L));
         Verdict verdict = new Verdict();
         LedgerCommitProtocol.staleHolder(all, ours(2, 2, 1), OWN, verdict);
-        assertEquals(Map.of(KEY, Map.of(2L, AcknowledgeType.RELEASE)), verdict.settle, verdict.reasons.toString());
+        // The pruned range is kept compacted: settled as it recorded (before the backlog fix: released).
+        assertEquals(Map.of(KEY, Map.of(2L, AcknowledgeType.ACCEPT)), verdict.settle, verdict.reasons.toString());
     }
 }

@@ -18,6 +18,8 @@ package io.gapless.kafka.share.txn;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
 import io.gapless.kafka.testkit.TestTopics;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
@@ -30,6 +32,7 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -61,7 +64,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>an acknowledgement of a record below the SPSO (archived by the delivery limit, or below a
  *       {@code deleteRecords}) is reported as success: {@code commitSync} cannot tell "accepted"
  *       from "skipped";</li>
- *   <li>what the group's description and offsets show across an offset reset.</li>
+ *   <li>what the group's description and offsets show across an offset reset;</li>
+ *   <li>a share-partition initialized at {@code latest} starts above records it never delivered,
+ *       and a reset to 0 delivers them, at delivery 1 (the start offset says nothing of processing).</li>
  * </ul>
  */
 @EmbeddedKafkaTest
@@ -208,6 +213,58 @@ class ShareAcknowledgeFactsIT {
         String after = describe();
         log.info("Fact: group before the reset {}; after {}", before, after);
         assertEquals(0, startOffset(kafka, group, input), "the reset moved the start offset back to 0");
+    }
+
+    /** The start offset of a group initialized at latest lies above records it never delivered; a reset to 0 delivers them. */
+    @Test
+    void aGroupInitializedAtLatestStartsAboveRecordsItNeverDeliveredAndAResetDeliversThem() throws Exception {
+        kafka.admin().incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group), List.of(
+                new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "latest"), AlterConfigOp.OpType.SET))))
+                .all().get(30, TimeUnit.SECONDS);
+        produce(kafka, input, 3, "old");
+        KafkaShareConsumer<String, String> c = consumer();
+        List<Long> firstDelivered = new ArrayList<>();
+        int[] probes = {0};
+        // One probe at a time until one arrives: the share-partition is then initialized at the end of the log.
+        await().pollInSameThread().atMost(Duration.ofSeconds(60)).until(() -> {
+            produce(kafka, input, 1, "probe" + probes[0]++ + "-");
+            for (int i = 0; i < 3 && firstDelivered.isEmpty(); i++) {
+                ConsumerRecords<String, String> records = c.poll(Duration.ofMillis(200));
+                records.forEach(r -> firstDelivered.add(r.offset()));
+                if (!records.isEmpty()) {
+                    acknowledgeAndCommit(c, records);
+                }
+            }
+            return !firstDelivered.isEmpty();
+        });
+        long start = startOffset(kafka, group, input);
+        assertTrue(firstDelivered.stream().allMatch(o -> o >= 3), "records below the latest start are not delivered: " + firstDelivered);
+        assertTrue(start >= 3, "the start offset lies above the 3 records never delivered: " + start);
+        c.close();
+        closeables.remove(closeables.size() - 1);
+
+        TopicPartition tp = new TopicPartition(input, 0);
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+            kafka.admin().alterShareGroupOffsets(group, Map.of(tp, 0L)).all().get(10, TimeUnit.SECONDS);
+            return true;
+        });
+        KafkaShareConsumer<String, String> again = consumer();
+        Map<Long, Short> backlog = new java.util.TreeMap<>();
+        await().pollInSameThread().atMost(Duration.ofSeconds(30)).until(() -> {
+            ConsumerRecords<String, String> records = again.poll(Duration.ofMillis(200));
+            for (ConsumerRecord<String, String> r : records) {
+                if (r.offset() < 3) {
+                    backlog.put(r.offset(), r.deliveryCount().orElse((short) -1));
+                }
+            }
+            if (!records.isEmpty()) {
+                acknowledgeAndCommit(again, records);
+            }
+            return backlog.size() == 3;
+        });
+        log.info("Fact: initialized at latest, start offset {} (first delivery {}); after a reset to 0 the backlog came at {}", start,
+                firstDelivered, backlog);
+        assertEquals(Map.of(0L, (short) 1, 1L, (short) 1, 2L, (short) 1), backlog, "the backlog below the old start, each at delivery 1");
     }
 
     private String describe() throws Exception {

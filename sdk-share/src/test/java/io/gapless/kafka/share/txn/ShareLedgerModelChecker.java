@@ -49,7 +49,8 @@ import java.util.TreeMap;
  * delivery is accepted; one below the start offset (SPSO: the first non-terminal offset) is reported
  * as success and changes nothing; any other is refused. {@code deleteRecords} on the input makes the
  * records below it gone. An offset reset (group empty: no lock held) makes every record available at
- * delivery 0 again.
+ * delivery 0 again. A partition initialized at {@code latest} ({@link #latestStart}) starts with the
+ * records below that start skipped: never delivered until a reset makes them available.
  *
  * <p>The producer side: a transaction stages what one or two consumers hold, writes one entry, reads
  * the ledger back (step 2), waits for the fates below its entry and decides (steps 3, 4), commits
@@ -58,7 +59,8 @@ import java.util.TreeMap;
  * timeout aborts it. After any commit a snapshot may be written (pruned below the real SPSO), and
  * the ledger may be truncated below a written snapshot.
  *
- * <p>Invariants: no input's output is committed twice; no record is acknowledged without its output;
+ * <p>Invariants: no input's output is committed twice; no record is acknowledged without its output,
+ * nor archived without it by the ledger's own release (a refusal that spends its last delivery);
  * in every quiet state (no action enabled, entry budget not exhausted) each input's output is
  * committed exactly once or the record was archived or deleted.
  */
@@ -79,6 +81,7 @@ final class ShareLedgerModelChecker {
     private static final int ACKED = 2;
     private static final int ARCHIVED = 3;
     private static final int GONE = 4;
+    private static final int SKIPPED = 5;   // below the start of a partition initialized at latest
 
     private static final int OPEN = 0;
     private static final int COMMITTED = 1;
@@ -90,11 +93,18 @@ final class ShareLedgerModelChecker {
     private final Bounds bounds;
     private final LedgerRules rules;
     private final List<ShareAckParticipant> participants;
+    private int latestStart;
 
     ShareLedgerModelChecker(Bounds bounds, LedgerRules rules, List<ShareAckParticipant> participants) {
         this.bounds = bounds;
         this.rules = rules;
         this.participants = participants;
+    }
+
+    /** The partition was initialized at {@code latest} with its start at {@code offset}: the records below it are skipped. */
+    ShareLedgerModelChecker latestStart(int offset) {
+        this.latestStart = offset;
+        return this;
     }
 
     /** One record of the modelled ledger log. */
@@ -137,6 +147,7 @@ final class ShareLedgerModelChecker {
         boolean snapshotDue;
         boolean resetDone;
         boolean deleteDone;
+        int archivedByRelease = -1;         // an input the ledger's release archived without output
 
         State copy() {
             State s = new State();
@@ -156,6 +167,7 @@ final class ShareLedgerModelChecker {
             s.snapshotDue = snapshotDue;
             s.resetDone = resetDone;
             s.deleteDone = deleteDone;
+            s.archivedByRelease = archivedByRelease;
             return s;
         }
 
@@ -167,7 +179,8 @@ final class ShareLedgerModelChecker {
                 b.append(t == null ? "-" : t.phase + "/" + t.entry);
             }
             b.append(Arrays.toString(generation)).append(Arrays.toString(crashedOpen))
-                    .append(logStart).append(entries).append(crashes).append(snapshotDue).append(resetDone).append(deleteDone);
+                    .append(logStart).append(entries).append(crashes).append(snapshotDue).append(resetDone).append(deleteDone)
+                    .append(archivedByRelease);
             for (Log l : log) {
                 if (l instanceof Entry e) {
                     b.append('E').append(e.producer).append(e.generation).append(e.fate);
@@ -295,6 +308,7 @@ final class ShareLedgerModelChecker {
         init.delivery = new int[n];
         init.holder = new int[n];
         Arrays.fill(init.holder, -1);
+        Arrays.fill(init.rec, 0, Math.min(latestStart, n), SKIPPED);
         init.output = new int[n];
         init.held = new ArrayList<>();
         for (int c = 0; c < bounds.consumers; c++) {
@@ -355,6 +369,9 @@ final class ShareLedgerModelChecker {
                 return "input " + r + " acknowledged without output";
             }
         }
+        if (s.archivedByRelease >= 0) {
+            return "input " + s.archivedByRelease + " archived without output by the ledger's release";
+        }
         return null;
     }
 
@@ -363,9 +380,10 @@ final class ShareLedgerModelChecker {
             return; // cut by the bound, not quiet
         }
         for (int r = 0; r < bounds.records; r++) {
-            if (s.output[r] != 1 && s.rec[r] != ARCHIVED && s.rec[r] != GONE) {
+            // Skipped at latest and never reset: plain Kafka never delivers it either.
+            if (s.output[r] != 1 && s.rec[r] != ARCHIVED && s.rec[r] != GONE && s.rec[r] != SKIPPED) {
                 violation = "quiet, but input " + r + " has " + s.output[r] + " outputs and is " + List.of("available", "acquired",
-                        "acknowledged", "archived", "gone").get(s.rec[r]);
+                        "acknowledged", "archived", "gone", "skipped").get(s.rec[r]);
                 violationTrace = node.trace();
                 return;
             }
@@ -442,7 +460,7 @@ final class ShareLedgerModelChecker {
         if (bounds.deleteInput && !s.deleteDone) {
             State t = s.copy();
             t.deleteDone = true;
-            if (t.rec[0] == AVAILABLE || t.rec[0] == ACQUIRED) {
+            if (t.rec[0] == AVAILABLE || t.rec[0] == ACQUIRED || t.rec[0] == SKIPPED) {
                 t.rec[0] = GONE;
                 t.holder[0] = -1;
             }
@@ -624,7 +642,11 @@ final class ShareLedgerModelChecker {
         staged.forEach((c, list) -> {
             for (LedgerRange r : list) {
                 AcknowledgeType type = settle.getOrDefault(r.first(), AcknowledgeType.RENEW);
+                int before = t.rec[(int) r.first()];
                 kafkaAcknowledge(t, c, (int) r.first(), r.deliveryCount(), type, bounds.deliveryLimit);
+                if (type == AcknowledgeType.RELEASE && before != ARCHIVED && t.rec[(int) r.first()] == ARCHIVED && t.output[(int) r.first()] == 0) {
+                    t.archivedByRelease = (int) r.first();
+                }
                 if (type != AcknowledgeType.RENEW) {
                     t.held.get(c).remove((int) r.first());
                 }

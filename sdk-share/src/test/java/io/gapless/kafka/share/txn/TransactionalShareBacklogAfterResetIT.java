@@ -33,7 +33,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -180,7 +179,6 @@ class TransactionalShareBacklogAfterResetIT {
     }
 
     @Test
-    @Disabled("reproduces: after a reset to the beginning, a backlog below the start offset a latest-initialized group began at is archived unprocessed (12 of 16 lost; plain Kafka processes all)")
     void aBacklogBelowTheStartAGroupWasInitializedAtIsProcessedAfterAResetToTheBeginning() throws Exception {
         produce(kafka, input, BACKLOG, "old");
 
