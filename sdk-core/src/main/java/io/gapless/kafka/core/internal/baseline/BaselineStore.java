@@ -114,6 +114,8 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
     private KafkaConsumer<byte[], byte[]> reader;
     private TopicPartition groupPartition;
     private final GroupBaseline baseline;
+    /** Topics per DescribeTopics call of a snapshot (a test makes it small). */
+    private int pageTopics = TopicPages.PAGE_TOPICS;
 
     /**
      * @param connection the user's connection settings (see {@code ConnectionConfigs})
@@ -166,6 +168,12 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
 
     public GroupType groupType() {
         return groupType;
+    }
+
+    /** Topics per DescribeTopics call of a snapshot; for tests. */
+    void pageTopics(int topics) {
+        TopicPages.pages(List.of(), topics); // checks it
+        this.pageTopics = topics;
     }
 
     /** Upper bound of one call. */
@@ -321,17 +329,27 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         return last;
     }
 
-    /** Current id and partition count of user topics; topics that do not exist are left out. */
+    /**
+     * Current id and partition count of user topics; topics that do not exist are left out.
+     *
+     * @throws UnsupportedVersionException where the brokers give topics no id (before Kafka 2.8)
+     */
     public Map<String, TopicDescription> describeTopics(Collection<String> topics) {
         return guarded("describe topics " + topics + " for", () -> {
             ensureAdmin();
-            return needs("Describe on topics " + topics, () -> describeExisting(admin.describeTopics(topics).topicNameValues()));
+            Map<String, TopicDescription> out = needs("Describe on topics " + topics,
+                    () -> describeExisting(admin.describeTopics(topics).topicNameValues()));
+            out.values().forEach(TopicPages::requireId);
+            return out;
         });
     }
 
     /**
      * Every topic of the cluster (internal ones too) by id, with its partition count: the snapshot
-     * a group start records. One ListTopics and one DescribeTopics for all of them.
+     * a group start records. One ListTopics, then DescribeTopics a page of topics at a time, each
+     * page within {@link #timeout()} of its own.
+     *
+     * @throws UnsupportedVersionException where the brokers give topics no id (before Kafka 2.8)
      */
     public Map<Uuid, Integer> topicPartitionCounts() {
         return guarded("list the cluster's topics for", () -> {
@@ -339,8 +357,10 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
             Collection<String> names = admin.listTopics(new ListTopicsOptions().listInternal(true)).names()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             Map<Uuid, Integer> out = new HashMap<>();
-            describeExisting(admin.describeTopics(names).topicNameValues())
-                    .values().forEach(d -> out.put(d.topicId(), d.partitions().size()));
+            for (List<String> page : TopicPages.pages(names, pageTopics)) {
+                describeExisting(admin.describeTopics(page, TopicPages.options(timeout)).topicNameValues())
+                        .values().forEach(d -> TopicPages.add(out, d));
+            }
             return out;
         });
     }
@@ -360,13 +380,13 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         if (a == null || groupType != GroupType.CONSUMER) {
             return CompletableFuture.failedFuture(new IllegalStateException("not a consumer group's open store"));
         }
-        CompletableFuture<Map<Uuid, Integer>> counts = a.listTopics(new ListTopicsOptions().listInternal(true)).names()
-                .toCompletionStage().toCompletableFuture().thenCompose(names -> describedAsync(a, names)).thenApply(described -> {
-                    Map<Uuid, Integer> out = new HashMap<>();
-                    described.values().forEach(d -> out.put(d.topicId(), d.partitions().size()));
-                    return out;
-                });
-        CompletableFuture<StartFacts> facts = a.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+        // Every call ends by its own deadline (the Admin's timeoutMs), a page of the snapshot too: the chain always completes.
+        int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        CompletableFuture<Map<Uuid, Integer>> counts = a.listTopics(new ListTopicsOptions().listInternal(true).timeoutMs(ms)).names()
+                .toCompletionStage().toCompletableFuture()
+                .thenCompose(names -> TopicPages.describeAsync(names, pageTopics, new HashMap<>(), page -> describedAsync(a, page, timeout)));
+        CompletableFuture<StartFacts> facts = a.listConsumerGroupOffsets(group,
+                        new org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions().timeoutMs(ms)).partitionsToOffsetAndMetadata()
                 .toCompletionStage().toCompletableFuture().thenCompose(offsets -> {
                     Set<String> topics = new TreeSet<>();
                     offsets.forEach((tp, o) -> {
@@ -375,16 +395,16 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
                         }
                     });
                     return topics.isEmpty() ? CompletableFuture.completedFuture(new StartFacts(Map.of(), false, Set.of()))
-                            : describedAsync(a, topics).thenApply(d -> new StartFacts(Map.of(), true,
-                            d.values().stream().map(TopicDescription::topicId).collect(Collectors.toSet())));
+                            : describedAsync(a, topics, timeout).thenApply(d -> new StartFacts(Map.of(), true,
+                            d.values().stream().map(TopicPages::requireId).collect(Collectors.toSet())));
                 });
         return counts.thenCombine(facts, (c, f) -> new StartFacts(c, f.committed(), f.committedTopicIds()));
     }
 
     /** Descriptions of the topics that exist, as {@link #describeExisting} gives them, without waiting. */
-    private static CompletableFuture<Map<String, TopicDescription>> describedAsync(Admin a, Collection<String> names) {
+    private static CompletableFuture<Map<String, TopicDescription>> describedAsync(Admin a, Collection<String> names, Duration deadline) {
         Map<String, CompletableFuture<TopicDescription>> futures = new HashMap<>();
-        a.describeTopics(names).topicNameValues().forEach((name, f) -> futures.put(name, f.toCompletionStage().toCompletableFuture()
+        a.describeTopics(names, TopicPages.options(deadline)).topicNameValues().forEach((name, f) -> futures.put(name, f.toCompletionStage().toCompletableFuture()
                 .exceptionally(e -> {
                     Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                     if (cause instanceof UnknownTopicOrPartitionException) {
@@ -599,7 +619,7 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
             return call.call();
         } catch (InterruptedException e) {
             throw new InterruptException(e);
-        } catch (InterruptException | BaselineUnavailableException | IllegalStateException e) {
+        } catch (InterruptException | BaselineUnavailableException | IllegalStateException | NoTopicIdsException e) {
             throw e;
         } catch (Exception e) {
             throw unavailable(what, e);
