@@ -43,7 +43,7 @@ public final class BenchmarkHarness {
     /** Every benchmark: the JMH one first (it needs no cluster), then the order of issue 7. */
     public static BenchmarkHarness all() {
         return new BenchmarkHarness(List.of(new PollOverheadBenchmark(), new ConsumeBenchmark(), new ProduceBenchmark(),
-                new ExpansionBenchmark(), new ShareEosBenchmark(), new LedgerBenchmark()));
+                new ExpansionBenchmark(), new ShareEosBenchmark(), new LedgerBenchmark(), new ScaleStartBenchmark()));
     }
 
     public BenchmarkReport run(BenchmarkOptions options, PrintStream out) {

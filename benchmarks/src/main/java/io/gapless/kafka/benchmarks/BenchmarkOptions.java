@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
 public record BenchmarkOptions(BenchmarkMode mode, Set<String> only, String resultsFile) {
     public static final Set<String> ALL = new LinkedHashSet<>(Arrays.asList(
             PollOverheadBenchmark.NAME, ConsumeBenchmark.NAME, ProduceBenchmark.NAME, ExpansionBenchmark.NAME, ShareEosBenchmark.NAME,
-            LedgerBenchmark.NAME));
+            LedgerBenchmark.NAME, ScaleStartBenchmark.NAME));
 
     public static BenchmarkOptions parse(String... args) {
         BenchmarkMode mode = BenchmarkMode.FULL;

@@ -17,7 +17,6 @@ package io.gapless.kafka.benchmarks;
 
 import io.gapless.kafka.core.GaplessConsumer;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -106,17 +105,7 @@ public final class ConsumeBenchmark implements Benchmark {
                                    Function<Map<String, Object>, Consumer<byte[], byte[]>> factory, boolean sdk) {
         String group = ctx.unique("consume-start-" + run);
         try (Consumer<byte[], byte[]> consumer = factory.apply(props(ctx, group, sdk))) {
-            long subscribed = System.nanoTime();
-            consumer.subscribe(List.of(topic));
-            long deadline = subscribed + STARTUP_TIMEOUT.toNanos();
-            ConsumerRecords<byte[], byte[]> batch = ConsumerRecords.empty();
-            while (batch.isEmpty()) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("no record within " + STARTUP_TIMEOUT + " of subscribing");
-                }
-                batch = consumer.poll(Duration.ofMillis(100));
-            }
-            double millis = (System.nanoTime() - subscribed) / 1e6;
+            double millis = FirstRecord.millis(consumer, topic, STARTUP_TIMEOUT);
             for (TopicPartition tp : consumer.assignment()) {
                 consumer.position(tp, STARTUP_TIMEOUT);
             }

@@ -102,6 +102,11 @@ import java.util.function.Supplier;
  */
 public final class OffsetResetHandler {
     private static final Logger log = LoggerFactory.getLogger(OffsetResetHandler.class);
+    /**
+     * How long a report waits for the look-up ahead of a partition already decided: one round trip
+     * answers it on a healthy cluster; a leaderless partition's would wait out the look-up time-out.
+     */
+    static final long LOOKUP_AHEAD_GRACE_MS = 500;
     /** The offset of a caller's seek whose target is not known here ({@code seekToBeginning}, {@code seekToEnd}). */
     public static final long UNKNOWN_OFFSET = -1L;
 
@@ -229,7 +234,7 @@ public final class OffsetResetHandler {
             }
             Outcome outcome = null;
             try {
-                outcome = job.result.join();
+                outcome = job.withLookedUpAhead(job.result.join());
             } catch (CompletionException | java.util.concurrent.CancellationException ex) {
                 failure = failure != null ? failure : unwrap(ex);
             }
@@ -446,7 +451,10 @@ public final class OffsetResetHandler {
         requests.keySet().forEach(tp -> reportTimes.put(tp, reportTime.apply(tp)));
         PolicyOffsets.Lookup lookups = offsets.apply(consumer);
         Map<TopicPartition, Request> work = Map.copyOf(requests);
-        return new Job(work, CompletableFuture.supplyAsync(() -> resolve(work, reportTimes, lookups, prefetch), executor));
+        CompletableFuture<Outcome> result = CompletableFuture.supplyAsync(() -> resolve(work, reportTimes, lookups), executor);
+        // The look-up ahead runs after the decisions and never holds them back: a partition without a leader makes it
+        // wait gapless.baseline.timeout.ms, and the whole assignment then had no position (LeaderlessPartitionStartIT).
+        return new Job(work, result, prefetch ? result.thenApplyAsync(o -> prefetched(o.decisions(), lookups), executor) : null);
     }
 
     /** Waits for the resolutions of {@code partitions}; returns whether {@link #wakeup()} ended the wait. */
@@ -461,7 +469,20 @@ public final class OffsetResetHandler {
         if (waits.isEmpty() || timer.isExpired()) {
             return false;
         }
-        return waitFor(CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)), timer.remainingMs());
+        if (waitFor(CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)), timer.remainingMs())) {
+            return true;
+        }
+        // The look-ups ahead (a round trip, usually answered by now) get a short grace; a stuck one is left to Kafka's reset.
+        List<CompletableFuture<?>> ahead = new ArrayList<>();
+        partitions.forEach(tp -> {
+            Job j = pending.get(tp);
+            if (j != null && j.result.isDone() && j.lookedUpAhead != null && !j.lookedUpAhead.isDone()) {
+                ahead.add(j.lookedUpAhead);
+            }
+        });
+        timer.update();
+        return !ahead.isEmpty() && !timer.isExpired()
+                && waitFor(CompletableFuture.allOf(ahead.toArray(CompletableFuture[]::new)), Math.min(LOOKUP_AHEAD_GRACE_MS, timer.remainingMs()));
     }
 
     /**
@@ -499,9 +520,8 @@ public final class OffsetResetHandler {
         return woken;
     }
 
-    /** Runs on the executor: classification, then the look-ups the decisions need (by_duration; all kinds when prefetching). */
-    private Outcome resolve(Map<TopicPartition, Request> requests, Map<TopicPartition, Long> reportTimes, PolicyOffsets.Lookup lookups,
-                            boolean prefetch) {
+    /** Runs on the executor: classification, then the look-ups the decisions need (by_duration). */
+    private Outcome resolve(Map<TopicPartition, Request> requests, Map<TopicPartition, Long> reportTimes, PolicyOffsets.Lookup lookups) {
         Map<TopicPartition, PartitionClassification> classes;
         try {
             classes = classify(requests);
@@ -535,11 +555,7 @@ public final class OffsetResetHandler {
                 targets.put(tp, reportTimes.get(tp) - d.policy().duration().toMillis());
             }
         });
-        Map<TopicPartition, OptionalLong> offsets = new HashMap<>(PolicyOffsets.byDuration(targets, lookups));
-        if (prefetch) {
-            offsets.putAll(prefetched(decisions, lookups));
-        }
-        return new Outcome(offsets, decisions);
+        return new Outcome(new HashMap<>(PolicyOffsets.byDuration(targets, lookups)), decisions);
     }
 
     /** The {@code earliest}/{@code latest} offsets of a resolution started at the assignment; none where the look-up fails. */
@@ -694,10 +710,24 @@ public final class OffsetResetHandler {
     private static final class Job {
         final Map<TopicPartition, Request> requests;
         final CompletableFuture<Outcome> result;
+        /** The offsets looked up ahead of the report (a job started at the assignment), or {@code null}. */
+        final CompletableFuture<Map<TopicPartition, OptionalLong>> lookedUpAhead;
 
-        Job(Map<TopicPartition, Request> requests, CompletableFuture<Outcome> result) {
+        Job(Map<TopicPartition, Request> requests, CompletableFuture<Outcome> result,
+            CompletableFuture<Map<TopicPartition, OptionalLong>> lookedUpAhead) {
             this.requests = requests;
             this.result = result;
+            this.lookedUpAhead = lookedUpAhead;
+        }
+
+        /** The outcome with the offsets looked up ahead, where that look-up is done; otherwise Kafka's own reset positions them. */
+        Outcome withLookedUpAhead(Outcome outcome) {
+            if (lookedUpAhead == null || !lookedUpAhead.isDone() || lookedUpAhead.isCompletedExceptionally()) {
+                return outcome;
+            }
+            Map<TopicPartition, OptionalLong> offsets = new HashMap<>(outcome.offsets());
+            lookedUpAhead.join().forEach(offsets::putIfAbsent);
+            return new Outcome(offsets, outcome.decisions());
         }
     }
 }

@@ -257,6 +257,19 @@ class OffsetResetHandlerTest {
         assertEquals(100L, consumer.position(NEW2));
     }
 
+    /** Brokers without topic ids (before 2.8): the store's refusal reaches the caller; no base-policy fallback guesses. */
+    @Test
+    void aClusterWithoutTopicIdsIsRefusedEvenUnderBasePolicy() {
+        PartitionClassifier noIds = partitions -> {
+            throw new org.apache.kafka.common.errors.UnsupportedVersionException("The cluster gave topic t no topic id");
+        };
+        OffsetResetHandler h = handler(ResetPolicy.LATEST, ResetPolicy.EARLIEST, noIds, BaselineUnavailablePolicy.BASE_POLICY);
+        assertThrows(org.apache.kafka.common.errors.UnsupportedVersionException.class,
+                () -> h.handle(consumer, new NoOffsetForPartitionException(List.of(OLD0, NEW2))));
+        assertFalse(h.positioned(List.of(OLD0)), "nothing positioned by a guess");
+        assertFalse(h.positioned(List.of(NEW2)), "nothing positioned by a guess");
+    }
+
     @Test
     void noClassificationWhenBothPoliciesAgree() {
         OffsetResetHandler h = handler(ResetPolicy.EARLIEST, ResetPolicy.EARLIEST, newFromTwo, BaselineUnavailablePolicy.FAIL);

@@ -151,7 +151,7 @@ final class BaselineClients {
             return call.call();
         } catch (InterruptedException e) {
             throw new InterruptException(e);
-        } catch (InterruptException | BaselineUnavailableException | IllegalStateException e) {
+        } catch (InterruptException | BaselineUnavailableException | IllegalStateException | NoTopicIdsException e) {
             throw e;
         } catch (Exception e) {
             throw unavailable(what, e);

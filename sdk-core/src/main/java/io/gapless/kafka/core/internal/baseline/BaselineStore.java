@@ -104,6 +104,11 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         return groupType;
     }
 
+    /** Topics per DescribeTopics call of a snapshot; for tests. */
+    void pageTopics(int topics) {
+        facts.pageTopics(topics);
+    }
+
     /** Upper bound of one call. */
     public Duration timeout() {
         return clients.timeout();

@@ -32,6 +32,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.resource.ResourceType;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -58,6 +59,8 @@ final class ClusterFacts {
     private final BaselineClients clients;
     private final String group;
     private final BaselineStore.GroupType groupType;
+    /** Topics per DescribeTopics call of a snapshot (a test makes it small). */
+    private int pageTopics = TopicPages.PAGE_TOPICS;
 
     ClusterFacts(BaselineClients clients, String group, BaselineStore.GroupType groupType) {
         this.clients = clients;
@@ -65,23 +68,42 @@ final class ClusterFacts {
         this.groupType = groupType;
     }
 
-    /** Current id and partition count of user topics; topics that do not exist are left out. */
+    /** Topics per DescribeTopics call of a snapshot; for tests. */
+    void pageTopics(int topics) {
+        TopicPages.pages(List.of(), topics); // checks it
+        this.pageTopics = topics;
+    }
+
+    /**
+     * Current id and partition count of user topics; topics that do not exist are left out.
+     *
+     * @throws org.apache.kafka.common.errors.UnsupportedVersionException where the brokers give topics no id (before Kafka 2.8)
+     */
     Map<String, TopicDescription> describeTopics(Collection<String> topics) {
-        return clients.guarded("describe topics " + topics + " for", () -> BaselineClients.needs("Describe on topics " + topics,
-                () -> describeExisting(clients.admin().describeTopics(topics).topicNameValues())));
+        return clients.guarded("describe topics " + topics + " for", () -> {
+            Map<String, TopicDescription> out = BaselineClients.needs("Describe on topics " + topics,
+                    () -> describeExisting(clients.admin().describeTopics(topics).topicNameValues()));
+            out.values().forEach(TopicPages::requireId);
+            return out;
+        });
     }
 
     /**
      * Every topic of the cluster (internal ones too) by id, with its partition count: the snapshot
-     * a group start records. One ListTopics and one DescribeTopics for all of them.
+     * a group start records. One ListTopics, then DescribeTopics a page of topics at a time, each
+     * page within the store's timeout of its own.
+     *
+     * @throws org.apache.kafka.common.errors.UnsupportedVersionException where the brokers give topics no id (before Kafka 2.8)
      */
     Map<Uuid, Integer> topicPartitionCounts() {
         return clients.guarded("list the cluster's topics for", () -> {
             Collection<String> names = clients.admin().listTopics(new ListTopicsOptions().listInternal(true)).names()
                     .get(clients.timeout().toMillis(), TimeUnit.MILLISECONDS);
             Map<Uuid, Integer> out = new HashMap<>();
-            describeExisting(clients.admin().describeTopics(names).topicNameValues())
-                    .values().forEach(d -> out.put(d.topicId(), d.partitions().size()));
+            for (List<String> page : TopicPages.pages(names, pageTopics)) {
+                describeExisting(clients.admin().describeTopics(page, TopicPages.options(clients.timeout())).topicNameValues())
+                        .values().forEach(d -> TopicPages.add(out, d));
+            }
             return out;
         });
     }
@@ -97,13 +119,14 @@ final class ClusterFacts {
         if (a == null || groupType != BaselineStore.GroupType.CONSUMER) {
             return CompletableFuture.failedFuture(new IllegalStateException("not a consumer group's open store"));
         }
-        CompletableFuture<Map<Uuid, Integer>> counts = a.listTopics(new ListTopicsOptions().listInternal(true)).names()
-                .toCompletionStage().toCompletableFuture().thenCompose(names -> describedAsync(a, names)).thenApply(described -> {
-                    Map<Uuid, Integer> out = new HashMap<>();
-                    described.values().forEach(d -> out.put(d.topicId(), d.partitions().size()));
-                    return out;
-                });
-        CompletableFuture<BaselineStore.StartFacts> facts = a.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+        // Every call ends by its own deadline (the Admin's timeoutMs), a page of the snapshot too: the chain always completes.
+        Duration timeout = clients.timeout();
+        int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        CompletableFuture<Map<Uuid, Integer>> counts = a.listTopics(new ListTopicsOptions().listInternal(true).timeoutMs(ms)).names()
+                .toCompletionStage().toCompletableFuture()
+                .thenCompose(names -> TopicPages.describeAsync(names, pageTopics, new HashMap<>(), page -> describedAsync(a, page, timeout)));
+        CompletableFuture<BaselineStore.StartFacts> facts = a.listConsumerGroupOffsets(group,
+                        new org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions().timeoutMs(ms)).partitionsToOffsetAndMetadata()
                 .toCompletionStage().toCompletableFuture().thenCompose(offsets -> {
                     Set<String> topics = new TreeSet<>();
                     offsets.forEach((tp, o) -> {
@@ -112,16 +135,16 @@ final class ClusterFacts {
                         }
                     });
                     return topics.isEmpty() ? CompletableFuture.completedFuture(new BaselineStore.StartFacts(Map.of(), false, Set.of()))
-                            : describedAsync(a, topics).thenApply(d -> new BaselineStore.StartFacts(Map.of(), true,
-                            d.values().stream().map(TopicDescription::topicId).collect(Collectors.toSet())));
+                            : describedAsync(a, topics, timeout).thenApply(d -> new BaselineStore.StartFacts(Map.of(), true,
+                            d.values().stream().map(TopicPages::requireId).collect(Collectors.toSet())));
                 });
         return counts.thenCombine(facts, (c, f) -> new BaselineStore.StartFacts(c, f.committed(), f.committedTopicIds()));
     }
 
     /** Descriptions of the topics that exist, as {@link #describeExisting} gives them, without waiting. */
-    private static CompletableFuture<Map<String, TopicDescription>> describedAsync(Admin a, Collection<String> names) {
+    private static CompletableFuture<Map<String, TopicDescription>> describedAsync(Admin a, Collection<String> names, Duration deadline) {
         Map<String, CompletableFuture<TopicDescription>> futures = new HashMap<>();
-        a.describeTopics(names).topicNameValues().forEach((name, f) -> futures.put(name, f.toCompletionStage().toCompletableFuture()
+        a.describeTopics(names, TopicPages.options(deadline)).topicNameValues().forEach((name, f) -> futures.put(name, f.toCompletionStage().toCompletableFuture()
                 .exceptionally(e -> {
                     Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                     if (cause instanceof UnknownTopicOrPartitionException) {

@@ -58,6 +58,8 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
     private Start pendingStart;
     private boolean sessionChecked;
     private volatile boolean progress;
+    /** When a failed call may observe the start again, after an observation on failure failed (worker thread only). */
+    private long nextObservationOnFailureMs;
 
     public GroupBaselineClassifier(BaselineStore store) {
         this.store = store;
@@ -304,11 +306,15 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         try {
             return call.get();
         } catch (BaselineUnavailableException e) {
-            // Unknown whether the group started: observe now rather than at a later, luckier attempt.
-            if (pendingStart == null && !store.cached().started()) {
+            // Unknown whether the group started: observe now rather than at a later, luckier attempt. Where that
+            // observation failed too, not again within a baseline time-out: a snapshot of a large cluster per failed
+            // call (every retry of every partition) would load the controller most when the cluster is least healthy.
+            long now = System.currentTimeMillis();
+            if (pendingStart == null && !store.cached().started() && now >= nextObservationOnFailureMs) {
                 try {
                     pendingStart = observeStart();
                 } catch (BaselineUnavailableException again) {
+                    nextObservationOnFailureMs = now + store.timeout().toMillis();
                     e.addSuppressed(again);
                 }
             }
@@ -345,14 +351,26 @@ public final class GroupBaselineClassifier implements PartitionClassifier, AutoC
         return current;
     }
 
-    /** The start asked for while the topic was created; observed again, with the errors explained, when that failed. */
+    /**
+     * The start asked for while the topic was created. Every call of it ends by its own deadline
+     * (a snapshot page too), so it is awaited without one of its own. Observed again, with the
+     * errors explained (a missing ACL), when it was refused; not when it timed out or met another
+     * retriable error: observing again at once would only repeat the whole snapshot against a
+     * cluster that just failed it (the next attempt observes, after the worker's back-off).
+     */
     private Start awaitObserved(java.util.concurrent.CompletableFuture<Start> asked) {
         try {
-            return asked.get(store.timeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            return asked.get();
         } catch (InterruptedException e) {
             asked.cancel(true);
             throw new org.apache.kafka.common.errors.InterruptException(e);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable cause = e.getCause() instanceof java.util.concurrent.CompletionException ce && ce.getCause() != null
+                    ? ce.getCause() : e.getCause();
+            if (cause instanceof org.apache.kafka.common.errors.RetriableException) {
+                throw new BaselineUnavailableException("Cannot observe the start of group " + store.group() + " (the cluster's topics"
+                        + " and the group's committed offsets): " + cause, cause);
+            }
             log.debug("Observing the start of group {} while creating its baseline topic failed; observing it again", store.group(), e);
             return observeStart();
         }
