@@ -90,6 +90,8 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
     private KafkaException fatal;
     // Topic ids resolved and the ledger dedup on; from the start in transactional mode, on first use in explicit mode.
     private boolean active;
+    // Topic ids looked up afresh since the last poll returned (issue 22, finding 7): topic name to id.
+    private final Map<String, Uuid> verifiedIds = new HashMap<>();
 
     /**
      * @param path         {@link AckPath#LEDGER} or {@link AckPath#AT_LEAST_ONCE}
@@ -377,6 +379,8 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
      * @throws KafkaException (retriable where the cause is) if a topic id cannot be looked up; the records are then released
      */
     public void hold(ConsumerRecords<K, V> records) {
+        // These records may come from a topic re-created since the last lookup: staging looks again.
+        verifiedIds.clear();
         Map<TopicPartition, TopicIdPartition> partitions = new HashMap<>();
         try {
             // Every lookup before anything is held: a failure leaves nothing half held.
@@ -418,7 +422,7 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
                         + "; take those acknowledgements with acknowledgementsForTransaction() first");
             }
         }
-        Map<TopicIdPartition, List<LedgerRange>> staged = held.stage(acks, transactionalId);
+        Map<TopicIdPartition, List<LedgerRange>> staged = held.stage(currentIds(acks), transactionalId);
         if (explicitAcks != null) {
             staged.forEach((tip, ranges) -> {
                 for (LedgerRange r : ranges) {
@@ -429,6 +433,41 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
             });
         }
         return staged;
+    }
+
+    /**
+     * The acknowledgements keyed by the topic ids the records came from. Ids are cached for a
+     * minute, and a topic deleted and re-created meanwhile hands out records of the same name,
+     * partition and offsets under a new id (TopicRecreationFactsIT): an entry written under the
+     * cached id would not bind the redelivery, which the new id keys (issue 22, finding 7). So the
+     * first staging after a poll looks each topic up again, after Kafka fetched the records, and
+     * files what is held under the id it finds. Nothing is staged yet then (a poll refuses to run
+     * while anything is), so nothing staged changes key.
+     */
+    private Map<TopicIdPartition, List<AcknowledgementBatch>> currentIds(Map<TopicIdPartition, List<AcknowledgementBatch>> acks) {
+        Map<TopicIdPartition, List<AcknowledgementBatch>> out = new LinkedHashMap<>();
+        for (Map.Entry<TopicIdPartition, List<AcknowledgementBatch>> e : acks.entrySet()) {
+            TopicIdPartition tip = held.resolve(e.getKey());
+            Uuid current = verifiedIds.get(tip.topic());
+            if (current == null) {
+                current = topicIds.refresh(tip.topic());
+                verifiedIds.put(tip.topic(), current);
+            }
+            if (!current.equals(tip.topicId())) {
+                TopicIdPartition now = new TopicIdPartition(current, tip.topicPartition());
+                log.warn("Share consumer of group {}: {} was re-created (topic id {}, held under {}); its records are staged under the new id",
+                        metadata.groupId(), tip.topicPartition(), current, tip.topicId());
+                held.rekey(tip, now);
+                held.records(now).forEach(r -> RecordTopicIds.remember(r, now.topicId()));
+                tip = now;
+            }
+            out.merge(tip, e.getValue(), (a, b) -> {
+                List<AcknowledgementBatch> both = new ArrayList<>(a);
+                both.addAll(b);
+                return both;
+            });
+        }
+        return out;
     }
 
     @Override
