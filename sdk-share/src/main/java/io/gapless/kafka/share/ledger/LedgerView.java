@@ -61,6 +61,8 @@ public final class LedgerView implements AutoCloseable {
     private final Map<TopicPartition, LedgerIndex> indexes = new HashMap<>();
     // Per partition read from above offset 0: the offset a snapshot must cover before the index is complete.
     private final Map<TopicPartition, Long> coverageNeeded = new HashMap<>();
+    // Partitions whose log ended below this reader's position (the topic was deleted and re-created): why, per partition.
+    private final Map<TopicPartition, String> lost = new HashMap<>();
     private final RecordObserver observer;
     // False for the inspection's passes that only list records: they keep nothing of what they read.
     private final boolean indexed;
@@ -181,6 +183,7 @@ public final class LedgerView implements AutoCloseable {
 
     /** Reads whatever one fetch returns, to let a blocked last stable offset move. */
     public void pollOnce(Duration timeout) {
+        throwIfLost();
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = consumer.poll(timeout);
@@ -188,11 +191,23 @@ public final class LedgerView implements AutoCloseable {
             throw refused(e);
         } catch (OffsetOutOfRangeException e) {
             for (TopicPartition tp : e.partitions()) {
+                long at = e.offsetOutOfRangePartitions().getOrDefault(tp, -1L);
+                long end = consumer.endOffsets(List.of(tp)).get(tp);
+                if (at > end) {
+                    // Not a truncation below a snapshot (that moves the start, never the end): the log is shorter than what
+                    // this reader already read, so the committed entries below its position are gone (issue 22, finding 8).
+                    lost.put(tp, "Ack-ledger partition " + tp + " now ends at offset " + end + ", below offset " + at
+                            + ", which this reader had already read: the ledger topic was deleted and re-created, and the"
+                            + " history of the commits it checked is gone");
+                    log.error(lost.get(tp));
+                    continue;
+                }
                 // Records below a snapshot were deleted under us: start again from the log start.
                 log.info("Ack ledger {} was truncated below this reader's position; re-reading from its start", tp);
                 indexes.get(tp).clear();
                 restart(tp);
             }
+            throwIfLost();
             return;
         }
         for (ConsumerRecord<byte[], byte[]> record : records) {
@@ -228,6 +243,12 @@ public final class LedgerView implements AutoCloseable {
                 index.addConfirmations(list);
             }
             observer.applied(tp, record.offset(), decoded, bytes);
+        }
+    }
+
+    private void throwIfLost() {
+        if (!lost.isEmpty()) {
+            throw new LedgerHistoryLostException(lost.values().iterator().next());
         }
     }
 

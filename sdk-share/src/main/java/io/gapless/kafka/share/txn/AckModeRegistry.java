@@ -28,6 +28,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -64,6 +65,9 @@ final class AckModeRegistry implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AckModeRegistry.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     static final String NATIVE = "native";
+    static final String LEDGER = "ledger";
+    // The binding's key; the native claim's key is the group id itself. Older clients skip records they do not know.
+    private static final String BINDING_KEY = "ledger-binding:";
 
     /** A group's move to native: when, and which client did it. */
     record NativeClaim(String group, Instant since, String byClient) {
@@ -72,10 +76,22 @@ final class AckModeRegistry implements AutoCloseable {
         }
     }
 
+    /**
+     * The ack-ledger topic a group's commits are checked against: its name and topic id, since
+     * when, and which client bound it (the group's first ledger commit, or an operator accepting a
+     * lost ledger).
+     */
+    record LedgerBinding(String group, String topic, Uuid topicId, Instant since, String byClient) {
+        String describe() {
+            return "ack-ledger topic " + topic + " (topic id " + topicId + ", bound " + since + " by client " + byClient + ")";
+        }
+    }
+
     private final Map<String, Object> connection;
     private final String topicPrefix;
     private final short replicationFactor;
     private final Map<String, NativeClaim> claims = new HashMap<>();
+    private final Map<String, LedgerBinding> bindings = new HashMap<>();
     private final Set<String> readyTopics = new HashSet<>();
     private Admin admin;
     private KafkaConsumer<byte[], byte[]> reader;
@@ -115,6 +131,29 @@ final class AckModeRegistry implements AutoCloseable {
         claims.put(group, claim);
         log.info("Share group {} moved to native KIP-1289 (recorded in {})", group, topic);
         return claim;
+    }
+
+    /**
+     * The ack-ledger topic the group's commits are checked against (issue 22, finding 8), as the
+     * mode topic said when it was last read to its end ({@code fresh}: read it now).
+     */
+    Optional<LedgerBinding> ledgerBinding(String group, boolean fresh) {
+        String topic = topicOf(group);
+        if (fresh || !reader().assignment().contains(new TopicPartition(topic, 0))) {
+            readToEnd(group);
+        }
+        return Optional.ofNullable(bindings.get(group));
+    }
+
+    /** Binds {@code group} to the ledger topic {@code ledgerTopic} with id {@code ledgerTopicId}; returns once the record is replicated. */
+    LedgerBinding bind(String group, String ledgerTopic, Uuid ledgerTopicId, String byClient) {
+        String topic = ensureTopic(group);
+        LedgerBinding binding = new LedgerBinding(group, ledgerTopic, ledgerTopicId, Instant.now(), byClient);
+        String value = LEDGER + ";" + ledgerTopic + ";" + ledgerTopicId + ";" + binding.since().toEpochMilli() + ";" + byClient;
+        send(new ProducerRecord<>(topic, 0, (BINDING_KEY + group).getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
+        bindings.put(group, binding);
+        log.info("Share group {} is bound to ack-ledger topic {} (topic id {}), recorded in {}", group, ledgerTopic, ledgerTopicId, topic);
+        return binding;
     }
 
     /** Removes the group's native claim: emulated members may take it over again. */
@@ -169,7 +208,9 @@ final class AckModeRegistry implements AutoCloseable {
             }
             for (ConsumerRecord<byte[], byte[]> record : r.poll(Duration.ofMillis(100))) {
                 String key = new String(record.key(), StandardCharsets.UTF_8);
-                if (record.value() == null) {
+                if (key.startsWith(BINDING_KEY)) {
+                    readBinding(key.substring(BINDING_KEY.length()), record.value());
+                } else if (record.value() == null) {
                     claims.remove(key);
                 } else {
                     String[] parts = new String(record.value(), StandardCharsets.UTF_8).split(";", 3);
@@ -178,6 +219,18 @@ final class AckModeRegistry implements AutoCloseable {
                     }
                 }
             }
+        }
+    }
+
+    private void readBinding(String group, byte[] value) {
+        if (value == null) {
+            bindings.remove(group);
+            return;
+        }
+        String[] parts = new String(value, StandardCharsets.UTF_8).split(";", 5);
+        if (parts.length == 5 && LEDGER.equals(parts[0])) {
+            bindings.put(group, new LedgerBinding(group, parts[1], Uuid.fromString(parts[2]), Instant.ofEpochMilli(Long.parseLong(parts[3])),
+                    parts[4]));
         }
     }
 
