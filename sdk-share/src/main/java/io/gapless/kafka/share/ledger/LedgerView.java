@@ -192,12 +192,12 @@ public final class LedgerView implements AutoCloseable {
         } catch (OffsetOutOfRangeException e) {
             for (TopicPartition tp : e.partitions()) {
                 long at = e.offsetOutOfRangePartitions().getOrDefault(tp, -1L);
-                long end = consumer.endOffsets(List.of(tp)).get(tp);
-                if (at > end) {
-                    // Not a truncation below a snapshot (that moves the start, never the end): the log is shorter than what
-                    // this reader already read, so the committed entries below its position are gone (issue 22, finding 8).
-                    lost.put(tp, "Ack-ledger partition " + tp + " now ends at offset " + end + ", below offset " + at
-                            + ", which this reader had already read: the ledger topic was deleted and re-created, and the"
+                long start = beginningOffset(tp);
+                if (at >= start) {
+                    // Out of range yet not below the start: above the end. A truncation below a snapshot moves the start, never
+                    // the end; a log shorter than what this reader already read lost committed entries (issue 22, finding 8).
+                    lost.put(tp, "Ack-ledger partition " + tp + " now ends below offset " + at + " (log start " + start
+                            + "), which this reader had already read: the ledger topic was deleted and re-created, and the"
                             + " history of the commits it checked is gone");
                     log.error(lost.get(tp));
                     continue;
@@ -271,13 +271,16 @@ public final class LedgerView implements AutoCloseable {
         return Authorization.explain(e, "Read on topic " + topics + " (the ack ledger)", ResourceType.TOPIC, topics);
     }
 
-    private void restart(TopicPartition tp) {
-        long start;
+    private long beginningOffset(TopicPartition tp) {
         try {
-            start = consumer.beginningOffsets(List.of(tp)).get(tp);
+            return consumer.beginningOffsets(List.of(tp)).get(tp);
         } catch (AuthorizationException e) {
             throw refused(e);
         }
+    }
+
+    private void restart(TopicPartition tp) {
+        long start = beginningOffset(tp);
         consumer.seek(tp, start);
         if (start > 0) {
             coverageNeeded.put(tp, start);

@@ -78,6 +78,7 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
     private final ShareGroupMetadata metadata;
     private final TopicIdResolver topicIds;
     private final DeliveryLimits.Lookup deliveryLimits;
+    private final StartOffsets startOffsets;
     private final LedgerDedupFilter<K, V> dedup;
     private final HeldRecords<K, V> held = new HeldRecords<>();
     private final TransactionMetrics metrics;
@@ -116,6 +117,13 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
     ConsumerTransactionSupport(AckPath path, boolean explicit, ShareConsumer<K, V> delegate, String group, String clientId,
                                Map<String, Object> kafkaConfig, LedgerSettings ledgerSettings, TopicIdResolver injectedIds,
                                DeliveryLimits.Lookup injectedLimits) {
+        this(path, explicit, delegate, group, clientId, kafkaConfig, ledgerSettings, injectedIds, injectedLimits, null);
+    }
+
+    /** For tests: also injects the group's delivery limit and share-partition start offsets. */
+    ConsumerTransactionSupport(AckPath path, boolean explicit, ShareConsumer<K, V> delegate, String group, String clientId,
+                               Map<String, Object> kafkaConfig, LedgerSettings ledgerSettings, TopicIdResolver injectedIds,
+                               DeliveryLimits.Lookup injectedLimits, StartOffsets injectedStarts) {
         if (path == AckPath.NATIVE) {
             throw new IllegalArgumentException("Kafka settles acknowledgements itself on the native path");
         }
@@ -127,6 +135,7 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
         this.ledgerSettings = ledgerSettings;
         this.topicIds = injectedIds == null ? new AdminTopicIdResolver(this::admin) : injectedIds;
         this.deliveryLimits = injectedLimits == null ? DeliveryLimits.viaAdmin(this::admin) : injectedLimits;
+        this.startOffsets = injectedStarts == null ? StartOffsets.viaAdmin(this::admin) : injectedStarts;
         this.dedup = path == AckPath.LEDGER ? new LedgerDedupFilter<>(group, this::ledger, topicIds) : null;
         this.metrics = new TransactionMetrics(clientId);
         this.explicitAcks = explicit ? new ExplicitAcks<>() : null;
@@ -504,6 +513,8 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
                     + "through the group", metadata.groupId(), outcome.size());
             return Set.of();
         }
+        // Read before anything is sent: once our releases land, the start offset moves past what they archived.
+        Map<TopicPartition, Long> startsBefore = startsOfReleasedAtTheLimit(outcome);
         Map<TopicIdPartition, List<ConsumerRecord<K, V>>> renewed = new LinkedHashMap<>();
         List<ConsumerRecord<K, V>> released = new ArrayList<>();
         Set<TopicIdPartition> acknowledged = new LinkedHashSet<>();
@@ -547,13 +558,41 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
             // The transaction's fate is already decided; a lost acknowledgement only means redelivery.
             log.warn("Committing acknowledgements failed ({}); the records come back and are settled from the ledger", e.toString());
         }
-        countArchived(released, "released: their delivery was over");
+        // A record below the start offset was finished before (acknowledged, maybe with its output committed, or archived):
+        // releasing it archives nothing, though Kafka reports success.
+        countArchived(released.stream().filter(r -> r.offset() >= startsBefore.getOrDefault(new TopicPartition(r.topic(), r.partition()),
+                -1L)).toList(), "released: their delivery was over");
         renewed.forEach((tip, records) -> {
             if (!landed.contains(tip)) {
                 countArchived(records, "their lock expired before this consumer could keep them");
             }
         });
         return landed;
+    }
+
+    /**
+     * The share-partition start offsets of partitions where {@code outcome} releases a held record
+     * in its last delivery (the only releases that archive); no lookup when there is none.
+     */
+    private Map<TopicPartition, Long> startsOfReleasedAtTheLimit(Map<TopicIdPartition, Map<Long, AcknowledgeType>> outcome) {
+        Set<TopicPartition> partitions = new LinkedHashSet<>();
+        int limit = -1;
+        for (Map.Entry<TopicIdPartition, Map<Long, AcknowledgeType>> e : outcome.entrySet()) {
+            for (Map.Entry<Long, AcknowledgeType> o : e.getValue().entrySet()) {
+                ConsumerRecord<K, V> record = o.getValue() == AcknowledgeType.RELEASE ? held.get(e.getKey(), o.getKey()) : null;
+                short delivery = record == null ? 1 : record.deliveryCount().orElse((short) 1);
+                if (delivery < 2) {
+                    continue;
+                }
+                if (limit == -1) {
+                    limit = deliveryLimits.limit(metadata.groupId());
+                }
+                if (delivery >= limit) {
+                    partitions.add(e.getKey().topicPartition());
+                }
+            }
+        }
+        return partitions.isEmpty() ? Map.of() : startOffsets.of(metadata.groupId(), partitions);
     }
 
     /** Records in their last delivery that leave this consumer without a committed output are archived by the group: count and say so. */
