@@ -20,6 +20,9 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.gapless.kafka.share.ledger.AckLedger;
 import io.gapless.kafka.share.ledger.LedgerHistoryLostException;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -37,6 +40,7 @@ import java.util.Optional;
  * ledger.
  */
 final class LedgerBindingCheck {
+    private static final Logger log = LoggerFactory.getLogger(LedgerBindingCheck.class);
     private static final Duration RECHECK = Duration.ofMinutes(5);
 
     private final AckModeRegistry modes;
@@ -67,7 +71,14 @@ final class LedgerBindingCheck {
             ledger.ensureSafe(group);
             Uuid id = ledger.topicId(group).orElseThrow(() -> new LedgerHistoryLostException("Ack-ledger topic " + topic
                     + " of share group " + group + " vanished right after it was checked"));
-            checked.put(group, modes.bind(group, topic, id, clientId));
+            try {
+                checked.put(group, modes.bind(group, topic, id, clientId));
+            } catch (AuthorizationException e) {
+                // Write on the mode topic was not needed before bindings: such a deployment keeps committing, unprotected.
+                log.warn("Share group {} cannot be bound to its ack-ledger topic {} ({}); a deleted or replaced ledger will not be "
+                        + "detected. Allow Write on the group's mode topic {}", group, topic, e.getMessage(), modes.topicOf(group));
+                checked.put(group, new AckModeRegistry.LedgerBinding(group, topic, id, java.time.Instant.now(), clientId));
+            }
             return;
         }
         AckModeRegistry.LedgerBinding b = bound.get();
