@@ -143,7 +143,27 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
         lastStaged = staged;
         written = true;
         phases.reached(TransactionPhase.LEDGER_WRITTEN);
-        return decideOrLost(group, () -> decide(staged, p, own, ours, deadlineNanos));
+        return decideOrLost(group, () -> {
+            appendedAfterWhatWasRead(p, own);
+            return decide(staged, p, own, ours, deadlineNanos);
+        });
+    }
+
+    /**
+     * Our entry was appended after every record this producer's "all" view has read, so its offset
+     * is at least the view's position, on a log that kept its records. An offset below it means the
+     * ledger topic was deleted and created again (by the broker's auto-creation, when our entry
+     * went to a topic that no longer existed) and the commits the view read are gone (issue 22,
+     * finding 8); the check would otherwise answer from the old topic's index. Only before the
+     * first read-back: afterwards the view may have read past our entry.
+     */
+    private void appendedAfterWhatWasRead(TopicPartition p, long own) {
+        long read = ledger.uncommitted().position(p);
+        if (own < read) {
+            throw new LedgerHistoryLostException("Ack-ledger partition " + p + " gave this transaction's entry offset " + own
+                    + ", below offset " + read + ", which this producer had already read: the ledger topic was deleted and created"
+                    + " again (the broker auto-creates it for the entry), and the history of the commits it checked is gone");
+        }
     }
 
     // A reader that found the ledger shorter than it had read: the binding is checked again before the next commit.

@@ -18,6 +18,8 @@ package io.gapless.kafka.share.txn;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -36,7 +38,8 @@ import java.util.Map;
 public record LedgerLoss(String group, String replaced, String ledgerTopic, Uuid ledgerTopicId, Map<TopicPartition, Window> inFlight) {
 
     public LedgerLoss {
-        inFlight = Map.copyOf(inFlight);
+        // Kept in the caller's order (share-partitions by name): operators read it.
+        inFlight = Collections.unmodifiableMap(new LinkedHashMap<>(inFlight));
     }
 
     /**

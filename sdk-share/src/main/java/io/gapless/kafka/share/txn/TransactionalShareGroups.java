@@ -107,8 +107,10 @@ public final class TransactionalShareGroups {
      * (sdk-share/RATIONALE.md, "A lost ledger"). The new ledger does not know what the old one
      * held: records the old ledger had committed whose acknowledgement was lost (those in flight,
      * in the returned ranges) may be processed a second time. If the old ledger still exists,
-     * pointing the clients back at it loses nothing and needs no call. Restart the clients
-     * afterwards: those that met the refusal stay stopped.
+     * pointing the clients back at it loses nothing and needs no call. A configured ledger topic
+     * with unsafe settings (one the broker auto-created with its defaults for a running producer's
+     * entry) is refused: delete it first. Restart the clients afterwards: those that met the
+     * refusal stay stopped.
      *
      * @return the loss accepted: the binding it replaces and, per share-partition of the group, the
      *         offsets whose records may be processed again
