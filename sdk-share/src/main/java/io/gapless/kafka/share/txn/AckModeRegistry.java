@@ -145,12 +145,29 @@ final class AckModeRegistry implements AutoCloseable {
         return Optional.ofNullable(bindings.get(group));
     }
 
-    /** Binds {@code group} to the ledger topic {@code ledgerTopic} with id {@code ledgerTopicId}; returns once the record is replicated. */
-    LedgerBinding bind(String group, String ledgerTopic, Uuid ledgerTopicId, String byClient) {
+    /**
+     * Binds {@code group} to the ledger topic {@code ledgerTopic} with id {@code ledgerTopicId}.
+     *
+     * @param await return once the record is replicated; otherwise it is sent in the background (a
+     *              failure is logged at WARN; {@link #close()} waits for it)
+     */
+    LedgerBinding bind(String group, String ledgerTopic, Uuid ledgerTopicId, String byClient, boolean await) {
         String topic = ensureTopic(group);
         LedgerBinding binding = new LedgerBinding(group, ledgerTopic, ledgerTopicId, Instant.now(), byClient);
         String value = LEDGER + ";" + ledgerTopic + ";" + ledgerTopicId + ";" + binding.since().toEpochMilli() + ";" + byClient;
-        send(new ProducerRecord<>(topic, 0, (BINDING_KEY + group).getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, 0, (BINDING_KEY + group).getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8));
+        if (await) {
+            send(record);
+        } else {
+            writer().send(record, (metadata, e) -> {
+                if (e != null) {
+                    log.warn("Share group {} could not be bound to its ack-ledger topic {} in {} ({}); a deleted or replaced ledger will "
+                            + "not be detected until a later client binds it (it needs Write on that topic)", group, ledgerTopic, topic,
+                            e.toString());
+                }
+            });
+        }
         bindings.put(group, binding);
         log.info("Share group {} is bound to ack-ledger topic {} (topic id {}), recorded in {}", group, ledgerTopic, ledgerTopicId, topic);
         return binding;

@@ -20,9 +20,6 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.gapless.kafka.share.ledger.AckLedger;
 import io.gapless.kafka.share.ledger.LedgerHistoryLostException;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.AuthorizationException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -40,7 +37,6 @@ import java.util.Optional;
  * ledger.
  */
 final class LedgerBindingCheck {
-    private static final Logger log = LoggerFactory.getLogger(LedgerBindingCheck.class);
     private static final Duration RECHECK = Duration.ofMinutes(5);
 
     private final AckModeRegistry modes;
@@ -71,14 +67,9 @@ final class LedgerBindingCheck {
             ledger.ensureSafe(group);
             Uuid id = ledger.topicId(group).orElseThrow(() -> new LedgerHistoryLostException("Ack-ledger topic " + topic
                     + " of share group " + group + " vanished right after it was checked"));
-            try {
-                checked.put(group, modes.bind(group, topic, id, clientId));
-            } catch (AuthorizationException e) {
-                // Write on the mode topic was not needed before bindings: such a deployment keeps committing, unprotected.
-                log.warn("Share group {} cannot be bound to its ack-ledger topic {} ({}); a deleted or replaced ledger will not be "
-                        + "detected. Allow Write on the group's mode topic {}", group, topic, e.getMessage(), modes.topicOf(group));
-                checked.put(group, new AckModeRegistry.LedgerBinding(group, topic, id, java.time.Instant.now(), clientId));
-            }
+            // Written in the background: the first commit (its records' locks running) does not wait for it. Write on the mode
+            // topic was not needed before bindings: without it the callback WARNs and the group commits, unprotected.
+            checked.put(group, modes.bind(group, topic, id, clientId, false));
             return;
         }
         AckModeRegistry.LedgerBinding b = bound.get();

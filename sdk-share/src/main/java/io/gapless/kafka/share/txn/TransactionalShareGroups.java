@@ -130,7 +130,7 @@ public final class TransactionalShareGroups {
             ledger.ensureSafe(group);
             Uuid id = ledger.topicId(group).orElseThrow(() -> new KafkaException("Ack-ledger topic " + ledger.topicOf(group)
                     + " vanished right after it was created"));
-            modes.bind(group, ledger.topicOf(group), id, String.valueOf(c.get(CommonClientConfigs.CLIENT_ID_CONFIG)));
+            modes.bind(group, ledger.topicOf(group), id, String.valueOf(c.get(CommonClientConfigs.CLIENT_ID_CONFIG)), true);
             LedgerLoss loss = new LedgerLoss(group, before.map(AckModeRegistry.LedgerBinding::describe).orElse("no ack ledger"),
                     ledger.topicOf(group), id, inFlight);
             log.warn("Share group {}: the loss of its ack-ledger history was accepted ({} replaced by {}, topic id {}); records in flight "
