@@ -23,6 +23,8 @@ import io.gapless.kafka.share.ledger.LedgerReport;
 import io.gapless.kafka.share.ledger.LedgerVisitor;
 import io.gapless.kafka.share.ledger.LedgerSettings;
 import io.gapless.kafka.share.ledger.ShareKey;
+import io.gapless.kafka.share.txn.LedgerLoss;
+import io.gapless.kafka.share.txn.TransactionalShareGroups;
 import io.gapless.kafka.share.txn.TransactionalShareProducerConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,16 +40,16 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** {@code gapless ledger status|dump <group>}: a share group's ack ledger (KIP-1289 emulation), through {@link LedgerInspection}. */
+/** {@code gapless ledger status|dump|accept-loss <group>}: a share group's ack ledger (KIP-1289 emulation), through {@link LedgerInspection}. */
 @Command(name = "ledger", description = "The ack ledger: the transactional share acknowledgements of a share group (KIP-1289 emulation).",
-        subcommands = {LedgerCommand.Status.class, LedgerCommand.Dump.class})
+        subcommands = {LedgerCommand.Status.class, LedgerCommand.Dump.class, LedgerCommand.AcceptLoss.class})
 final class LedgerCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing required subcommand: status or dump");
+        throw new ParameterException(spec.commandLine(), "Missing required subcommand: status, dump or accept-loss");
     }
 
     /**
@@ -214,6 +216,25 @@ final class LedgerCommand implements Runnable {
             });
             out.printf("Ack ledger %s, partition %d, offsets %d to %d (last stable %d)%n", r.topic(), r.partition(), r.logStartOffset(),
                     r.highWatermark(), r.lastStableOffset());
+            return 0;
+        }
+    }
+
+    @Command(name = "accept-loss", description = "Accepts that the group's ack-ledger history is lost (its ledger topic deleted, re-created"
+            + " or replaced) and binds the group to the ledger its clients are configured with; prints the offsets whose records may"
+            + " be processed again. Until then the group's transactions fail with LedgerHistoryLostException.")
+    static final class AcceptLoss extends ClusterCommand {
+        @Parameters(paramLabel = "<group>", description = "The share group.")
+        String group;
+
+        @Override
+        public Integer call() {
+            LedgerLoss loss = TransactionalShareGroups.acceptLedgerLoss(connection.clientConfig(), group);
+            PrintWriter out = out();
+            out.printf("Share group '%s': bound to ack ledger %s (topic id %s); replaced %s%n", loss.group(), loss.ledgerTopic(),
+                    loss.ledgerTopicId(), loss.replaced());
+            row(out, "may be processed again", loss.inFlight().isEmpty() ? "none" : loss.inFlight().entrySet().stream()
+                    .map(e -> e.getKey() + " offsets " + e.getValue()).collect(Collectors.joining(", ")));
             return 0;
         }
     }

@@ -243,6 +243,26 @@ class GaplessCliIT {
     }
 
     @Test
+    void ledgerAcceptLossBindsTheGroupToANewLedgerAndNamesWhatMayBeProcessedAgain() throws Exception {
+        String group = TestTopics.unique("cli-share-lost");
+        String input = TestTopics.unique("cli-in");
+        String output = TestTopics.unique("cli-out");
+        kafka.createTopic(input, 1);
+        kafka.createTopic(output, 1);
+        commitOneTransaction(group, input, output);
+        String ledger = "__gapless_ledger." + group;
+        kafka.deleteTopics(ledger);
+        await().atMost(Duration.ofSeconds(30)).until(() -> !kafka.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(ledger));
+
+        Cli.Result accepted = gapless(on(bootstrap, null, "ledger", "accept-loss", group));
+        assertOk(accepted);
+        assertTrue(accepted.out().contains("Share group '" + group + "': bound to ack ledger " + ledger + " (topic id "), accepted.out());
+        assertTrue(accepted.out().contains("replaced ack-ledger topic " + ledger + " (topic id "), accepted.out());
+        assertTrue(accepted.out().matches("(?s).*may be processed again\\s+" + input + "-0 offsets \\[\\d+, \\d+\\).*"), accepted.out());
+        assertTrue(kafka.admin().listTopics().names().get(30, TimeUnit.SECONDS).contains(ledger), "created with the SDK's settings");
+    }
+
+    @Test
     void ledgerOfAnUnknownGroupOrAMissingTopicIsAnError() throws Exception {
         String group = TestTopics.unique("cli-share-none");
         String absent = TestTopics.unique("cli-no-ledger");

@@ -21,6 +21,7 @@ import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
@@ -221,8 +222,25 @@ public final class StateTopicProvisioner {
      * @throws InterruptedException   the thread was interrupted while waiting
      */
     public static boolean exists(Admin admin, String topic, Duration timeout) throws ExecutionException, TimeoutException, InterruptedException {
+        return topicId(admin, topic, timeout).isPresent();
+    }
+
+    /**
+     * The topic id of a state topic, which tells a topic deleted and created again under the same
+     * name from the one a client bound itself to.
+     *
+     * @param admin   the SDK's admin client
+     * @param topic   the state topic
+     * @param timeout the bound of the wait
+     * @return its topic id, or empty when it does not exist
+     * @throws AuthorizationException of Kafka's type, naming Describe on the topic, where the broker refused it
+     * @throws ExecutionException     another failure of the admin call
+     * @throws TimeoutException       no answer within {@code timeout}
+     * @throws InterruptedException   the thread was interrupted while waiting
+     */
+    public static Optional<Uuid> topicId(Admin admin, String topic, Duration timeout) throws ExecutionException, TimeoutException, InterruptedException {
         return explained(topic, describe(topic),
-                () -> present(admin.describeTopics(List.of(topic)).topicNameValues().get(topic), timeout)).isPresent();
+                () -> present(admin.describeTopics(List.of(topic)).topicNameValues().get(topic), timeout)).map(TopicDescription::topicId);
     }
 
     private static String describe(String topic) {

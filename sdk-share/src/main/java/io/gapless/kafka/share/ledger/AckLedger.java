@@ -135,6 +135,22 @@ public final class AckLedger implements AutoCloseable {
         });
     }
 
+    /** The ledger topic of {@code group} (no I/O). */
+    public String topicOf(String group) {
+        return settings.topicFor(group);
+    }
+
+    /** The topic id of {@code group}'s ledger topic as the cluster reports it now, or empty when the topic does not exist. */
+    public Optional<Uuid> topicId(String group) {
+        return LedgerTopic.topicId(admin(), settings.topicFor(group));
+    }
+
+    /** Forgets that the ledger topic of {@code group} was checked: the next {@link #ensureSafe} checks it again. */
+    public void recheck(String group) {
+        checkedTopics.invalidate(settings.topicFor(group));
+        existing.invalidate(settings.topicFor(group));
+    }
+
     /** Whether the ledger topic of {@code group} exists (nothing was ever committed for the group otherwise). */
     public boolean exists(String group) {
         String topic = settings.topicFor(group);

@@ -21,6 +21,7 @@ import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.slf4j.Logger;
@@ -81,6 +82,20 @@ final class LedgerTopic {
     static boolean exists(Admin admin, String topic) {
         try {
             return StateTopicProvisioner.exists(admin, topic, Duration.ofMillis(TIMEOUT_MS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("Interrupted while describing the ack-ledger topic " + topic, e);
+        } catch (ExecutionException e) {
+            throw new KafkaException("Cannot describe the ack-ledger topic " + topic + ": " + e.getCause(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new TimeoutException("Timed out describing the ack-ledger topic " + topic, e);
+        }
+    }
+
+    /** The topic id of {@code topic}, or empty when it does not exist. */
+    static Optional<Uuid> topicId(Admin admin, String topic) {
+        try {
+            return StateTopicProvisioner.topicId(admin, topic, Duration.ofMillis(TIMEOUT_MS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("Interrupted while describing the ack-ledger topic " + topic, e);

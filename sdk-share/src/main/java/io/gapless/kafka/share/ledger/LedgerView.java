@@ -61,6 +61,8 @@ public final class LedgerView implements AutoCloseable {
     private final Map<TopicPartition, LedgerIndex> indexes = new HashMap<>();
     // Per partition read from above offset 0: the offset a snapshot must cover before the index is complete.
     private final Map<TopicPartition, Long> coverageNeeded = new HashMap<>();
+    // Partitions whose log ended below this reader's position (the topic was deleted and re-created): why, per partition.
+    private final Map<TopicPartition, String> lost = new HashMap<>();
     private final RecordObserver observer;
     // False for the inspection's passes that only list records: they keep nothing of what they read.
     private final boolean indexed;
@@ -181,6 +183,7 @@ public final class LedgerView implements AutoCloseable {
 
     /** Reads whatever one fetch returns, to let a blocked last stable offset move. */
     public void pollOnce(Duration timeout) {
+        throwIfLost();
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = consumer.poll(timeout);
@@ -188,11 +191,23 @@ public final class LedgerView implements AutoCloseable {
             throw refused(e);
         } catch (OffsetOutOfRangeException e) {
             for (TopicPartition tp : e.partitions()) {
+                long at = e.offsetOutOfRangePartitions().getOrDefault(tp, -1L);
+                long start = beginningOffset(tp);
+                if (at >= start) {
+                    // Out of range yet not below the start: above the end. A truncation below a snapshot moves the start, never
+                    // the end; a log shorter than what this reader already read lost committed entries (issue 22, finding 8).
+                    lost.put(tp, "Ack-ledger partition " + tp + " now ends below offset " + at + " (log start " + start
+                            + "), which this reader had already read: the ledger topic was deleted and re-created, and the"
+                            + " history of the commits it checked is gone");
+                    log.error(lost.get(tp));
+                    continue;
+                }
                 // Records below a snapshot were deleted under us: start again from the log start.
                 log.info("Ack ledger {} was truncated below this reader's position; re-reading from its start", tp);
                 indexes.get(tp).clear();
                 restart(tp);
             }
+            throwIfLost();
             return;
         }
         for (ConsumerRecord<byte[], byte[]> record : records) {
@@ -231,6 +246,12 @@ public final class LedgerView implements AutoCloseable {
         }
     }
 
+    private void throwIfLost() {
+        if (!lost.isEmpty()) {
+            throw new LedgerHistoryLostException(lost.values().iterator().next());
+        }
+    }
+
     private void track(TopicPartition partition) {
         if (indexes.containsKey(partition)) {
             return;
@@ -250,13 +271,16 @@ public final class LedgerView implements AutoCloseable {
         return Authorization.explain(e, "Read on topic " + topics + " (the ack ledger)", ResourceType.TOPIC, topics);
     }
 
-    private void restart(TopicPartition tp) {
-        long start;
+    private long beginningOffset(TopicPartition tp) {
         try {
-            start = consumer.beginningOffsets(List.of(tp)).get(tp);
+            return consumer.beginningOffsets(List.of(tp)).get(tp);
         } catch (AuthorizationException e) {
             throw refused(e);
         }
+    }
+
+    private void restart(TopicPartition tp) {
+        long start = beginningOffset(tp);
         consumer.seek(tp, start);
         if (start > 0) {
             coverageNeeded.put(tp, start);

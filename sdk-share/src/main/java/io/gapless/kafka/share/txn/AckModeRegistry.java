@@ -29,6 +29,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.resource.ResourceType;
@@ -63,6 +64,9 @@ final class AckModeRegistry implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AckModeRegistry.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     static final String NATIVE = "native";
+    static final String LEDGER = "ledger";
+    // The binding's key; the native claim's key is the group id itself. Older clients skip records they do not know.
+    private static final String BINDING_KEY = "ledger-binding:";
 
     /** A group's move to native: when, and which client did it. */
     record NativeClaim(String group, Instant since, String byClient) {
@@ -71,10 +75,22 @@ final class AckModeRegistry implements AutoCloseable {
         }
     }
 
+    /**
+     * The ack-ledger topic a group's commits are checked against: its name and topic id, since
+     * when, and which client bound it (the group's first ledger commit, or an operator accepting a
+     * lost ledger).
+     */
+    record LedgerBinding(String group, String topic, Uuid topicId, Instant since, String byClient) {
+        String describe() {
+            return "ack-ledger topic " + topic + " (topic id " + topicId + ", bound " + since + " by client " + byClient + ")";
+        }
+    }
+
     private final Map<String, Object> connection;
     private final String topicPrefix;
     private final short replicationFactor;
     private final Map<String, NativeClaim> claims = new HashMap<>();
+    private final Map<String, LedgerBinding> bindings = new HashMap<>();
     private final Set<String> readyTopics = new HashSet<>();
     private Admin admin;
     private KafkaConsumer<byte[], byte[]> reader;
@@ -114,6 +130,46 @@ final class AckModeRegistry implements AutoCloseable {
         claims.put(group, claim);
         log.info("Share group {} moved to native KIP-1289 (recorded in {})", group, topic);
         return claim;
+    }
+
+    /**
+     * The ack-ledger topic the group's commits are checked against (issue 22, finding 8), as the
+     * mode topic said when it was last read to its end ({@code fresh}: read it now).
+     */
+    Optional<LedgerBinding> ledgerBinding(String group, boolean fresh) {
+        String topic = topicOf(group);
+        if (fresh || !reader().assignment().contains(new TopicPartition(topic, 0))) {
+            readToEnd(group);
+        }
+        return Optional.ofNullable(bindings.get(group));
+    }
+
+    /**
+     * Binds {@code group} to the ledger topic {@code ledgerTopic} with id {@code ledgerTopicId}.
+     *
+     * @param await return once the record is replicated; otherwise it is sent in the background (a
+     *              failure is logged at WARN; {@link #close()} waits for it)
+     */
+    LedgerBinding bind(String group, String ledgerTopic, Uuid ledgerTopicId, String byClient, boolean await) {
+        String topic = ensureTopic(group);
+        LedgerBinding binding = new LedgerBinding(group, ledgerTopic, ledgerTopicId, Instant.now(), byClient);
+        String value = LEDGER + ";" + ledgerTopic + ";" + ledgerTopicId + ";" + binding.since().toEpochMilli() + ";" + byClient;
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, 0, (BINDING_KEY + group).getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8));
+        if (await) {
+            send(record);
+        } else {
+            writer().send(record, (metadata, e) -> {
+                if (e != null) {
+                    log.warn("Share group {} could not be bound to its ack-ledger topic {} in {} ({}); a deleted or replaced ledger will "
+                            + "not be detected until a later client binds it (it needs Write on that topic)", group, ledgerTopic, topic,
+                            e.toString());
+                }
+            });
+        }
+        bindings.put(group, binding);
+        log.info("Share group {} is bound to ack-ledger topic {} (topic id {}), recorded in {}", group, ledgerTopic, ledgerTopicId, topic);
+        return binding;
     }
 
     /** Removes the group's native claim: emulated members may take it over again. */
@@ -168,7 +224,9 @@ final class AckModeRegistry implements AutoCloseable {
             }
             for (ConsumerRecord<byte[], byte[]> record : r.poll(Duration.ofMillis(100))) {
                 String key = new String(record.key(), StandardCharsets.UTF_8);
-                if (record.value() == null) {
+                if (key.startsWith(BINDING_KEY)) {
+                    readBinding(key.substring(BINDING_KEY.length()), record.value());
+                } else if (record.value() == null) {
                     claims.remove(key);
                 } else {
                     String[] parts = new String(record.value(), StandardCharsets.UTF_8).split(";", 3);
@@ -177,6 +235,18 @@ final class AckModeRegistry implements AutoCloseable {
                     }
                 }
             }
+        }
+    }
+
+    private void readBinding(String group, byte[] value) {
+        if (value == null) {
+            bindings.remove(group);
+            return;
+        }
+        String[] parts = new String(value, StandardCharsets.UTF_8).split(";", 5);
+        if (parts.length == 5 && LEDGER.equals(parts[0])) {
+            bindings.put(group, new LedgerBinding(group, parts[1], Uuid.fromString(parts[2]), Instant.ofEpochMilli(Long.parseLong(parts[3])),
+                    parts[4]));
         }
     }
 

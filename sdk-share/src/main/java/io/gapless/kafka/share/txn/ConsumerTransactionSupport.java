@@ -78,6 +78,7 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
     private final ShareGroupMetadata metadata;
     private final TopicIdResolver topicIds;
     private final DeliveryLimits.Lookup deliveryLimits;
+    private final StartOffsets startOffsets;
     private final LedgerDedupFilter<K, V> dedup;
     private final HeldRecords<K, V> held = new HeldRecords<>();
     private final TransactionMetrics metrics;
@@ -90,6 +91,8 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
     private KafkaException fatal;
     // Topic ids resolved and the ledger dedup on; from the start in transactional mode, on first use in explicit mode.
     private boolean active;
+    // Topic ids looked up afresh since the last poll returned (issue 22, finding 7): topic name to id.
+    private final Map<String, Uuid> verifiedIds = new HashMap<>();
 
     /**
      * @param path         {@link AckPath#LEDGER} or {@link AckPath#AT_LEAST_ONCE}
@@ -114,6 +117,13 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
     ConsumerTransactionSupport(AckPath path, boolean explicit, ShareConsumer<K, V> delegate, String group, String clientId,
                                Map<String, Object> kafkaConfig, LedgerSettings ledgerSettings, TopicIdResolver injectedIds,
                                DeliveryLimits.Lookup injectedLimits) {
+        this(path, explicit, delegate, group, clientId, kafkaConfig, ledgerSettings, injectedIds, injectedLimits, null);
+    }
+
+    /** For tests: also injects the group's delivery limit and share-partition start offsets. */
+    ConsumerTransactionSupport(AckPath path, boolean explicit, ShareConsumer<K, V> delegate, String group, String clientId,
+                               Map<String, Object> kafkaConfig, LedgerSettings ledgerSettings, TopicIdResolver injectedIds,
+                               DeliveryLimits.Lookup injectedLimits, StartOffsets injectedStarts) {
         if (path == AckPath.NATIVE) {
             throw new IllegalArgumentException("Kafka settles acknowledgements itself on the native path");
         }
@@ -125,6 +135,7 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
         this.ledgerSettings = ledgerSettings;
         this.topicIds = injectedIds == null ? new AdminTopicIdResolver(this::admin) : injectedIds;
         this.deliveryLimits = injectedLimits == null ? DeliveryLimits.viaAdmin(this::admin) : injectedLimits;
+        this.startOffsets = injectedStarts == null ? StartOffsets.viaAdmin(this::admin) : injectedStarts;
         this.dedup = path == AckPath.LEDGER ? new LedgerDedupFilter<>(group, this::ledger, topicIds) : null;
         this.metrics = new TransactionMetrics(clientId);
         this.explicitAcks = explicit ? new ExplicitAcks<>() : null;
@@ -377,6 +388,8 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
      * @throws KafkaException (retriable where the cause is) if a topic id cannot be looked up; the records are then released
      */
     public void hold(ConsumerRecords<K, V> records) {
+        // These records may come from a topic re-created since the last lookup: staging looks again.
+        verifiedIds.clear();
         Map<TopicPartition, TopicIdPartition> partitions = new HashMap<>();
         try {
             // Every lookup before anything is held: a failure leaves nothing half held.
@@ -418,7 +431,7 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
                         + "; take those acknowledgements with acknowledgementsForTransaction() first");
             }
         }
-        Map<TopicIdPartition, List<LedgerRange>> staged = held.stage(acks, transactionalId);
+        Map<TopicIdPartition, List<LedgerRange>> staged = held.stage(currentIds(acks), transactionalId);
         if (explicitAcks != null) {
             staged.forEach((tip, ranges) -> {
                 for (LedgerRange r : ranges) {
@@ -429,6 +442,41 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
             });
         }
         return staged;
+    }
+
+    /**
+     * The acknowledgements keyed by the topic ids the records came from. Ids are cached for a
+     * minute, and a topic deleted and re-created meanwhile hands out records of the same name,
+     * partition and offsets under a new id (TopicRecreationFactsIT): an entry written under the
+     * cached id would not bind the redelivery, which the new id keys (issue 22, finding 7). So the
+     * first staging after a poll looks each topic up again, after Kafka fetched the records, and
+     * files what is held under the id it finds. Nothing is staged yet then (a poll refuses to run
+     * while anything is), so nothing staged changes key.
+     */
+    private Map<TopicIdPartition, List<AcknowledgementBatch>> currentIds(Map<TopicIdPartition, List<AcknowledgementBatch>> acks) {
+        Map<TopicIdPartition, List<AcknowledgementBatch>> out = new LinkedHashMap<>();
+        for (Map.Entry<TopicIdPartition, List<AcknowledgementBatch>> e : acks.entrySet()) {
+            TopicIdPartition tip = held.resolve(e.getKey());
+            Uuid current = verifiedIds.get(tip.topic());
+            if (current == null) {
+                current = topicIds.refresh(tip.topic());
+                verifiedIds.put(tip.topic(), current);
+            }
+            if (!current.equals(tip.topicId())) {
+                TopicIdPartition now = new TopicIdPartition(current, tip.topicPartition());
+                log.warn("Share consumer of group {}: {} was re-created (topic id {}, held under {}); its records are staged under the new id",
+                        metadata.groupId(), tip.topicPartition(), current, tip.topicId());
+                held.rekey(tip, now);
+                held.records(now).forEach(r -> RecordTopicIds.remember(r, now.topicId()));
+                tip = now;
+            }
+            out.merge(tip, e.getValue(), (a, b) -> {
+                List<AcknowledgementBatch> both = new ArrayList<>(a);
+                both.addAll(b);
+                return both;
+            });
+        }
+        return out;
     }
 
     @Override
@@ -465,6 +513,8 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
                     + "through the group", metadata.groupId(), outcome.size());
             return Set.of();
         }
+        // Read before anything is sent: once our releases land, the start offset moves past what they archived.
+        Map<TopicPartition, Long> startsBefore = startsOfReleasedAtTheLimit(outcome);
         Map<TopicIdPartition, List<ConsumerRecord<K, V>>> renewed = new LinkedHashMap<>();
         List<ConsumerRecord<K, V>> released = new ArrayList<>();
         Set<TopicIdPartition> acknowledged = new LinkedHashSet<>();
@@ -508,13 +558,41 @@ public final class ConsumerTransactionSupport<K, V> implements ShareAckParticipa
             // The transaction's fate is already decided; a lost acknowledgement only means redelivery.
             log.warn("Committing acknowledgements failed ({}); the records come back and are settled from the ledger", e.toString());
         }
-        countArchived(released, "released: their delivery was over");
+        // A record below the start offset was finished before (acknowledged, maybe with its output committed, or archived):
+        // releasing it archives nothing, though Kafka reports success.
+        countArchived(released.stream().filter(r -> r.offset() >= startsBefore.getOrDefault(new TopicPartition(r.topic(), r.partition()),
+                -1L)).toList(), "released: their delivery was over");
         renewed.forEach((tip, records) -> {
             if (!landed.contains(tip)) {
                 countArchived(records, "their lock expired before this consumer could keep them");
             }
         });
         return landed;
+    }
+
+    /**
+     * The share-partition start offsets of partitions where {@code outcome} releases a held record
+     * in its last delivery (the only releases that archive); no lookup when there is none.
+     */
+    private Map<TopicPartition, Long> startsOfReleasedAtTheLimit(Map<TopicIdPartition, Map<Long, AcknowledgeType>> outcome) {
+        Set<TopicPartition> partitions = new LinkedHashSet<>();
+        int limit = -1;
+        for (Map.Entry<TopicIdPartition, Map<Long, AcknowledgeType>> e : outcome.entrySet()) {
+            for (Map.Entry<Long, AcknowledgeType> o : e.getValue().entrySet()) {
+                ConsumerRecord<K, V> record = o.getValue() == AcknowledgeType.RELEASE ? held.get(e.getKey(), o.getKey()) : null;
+                short delivery = record == null ? 1 : record.deliveryCount().orElse((short) 1);
+                if (delivery < 2) {
+                    continue;
+                }
+                if (limit == -1) {
+                    limit = deliveryLimits.limit(metadata.groupId());
+                }
+                if (delivery >= limit) {
+                    partitions.add(e.getKey().topicPartition());
+                }
+            }
+        }
+        return partitions.isEmpty() ? Map.of() : startOffsets.of(metadata.groupId(), partitions);
     }
 
     /** Records in their last delivery that leave this consumer without a committed output are archived by the group: count and say so. */

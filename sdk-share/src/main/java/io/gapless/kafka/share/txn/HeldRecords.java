@@ -111,6 +111,12 @@ final class HeldRecords<K, V> {
         }
     }
 
+    /** The held record at {@code offset} of {@code partition} (staged or not), or null; nothing changes. */
+    ConsumerRecord<K, V> get(TopicIdPartition partition, long offset) {
+        TreeMap<Long, ConsumerRecord<K, V>> byOffset = held.get(partition);
+        return byOffset == null ? null : byOffset.get(offset);
+    }
+
     /** Removes a held record (staged or not) and returns it, or null. */
     ConsumerRecord<K, V> take(TopicIdPartition partition, long offset) {
         TreeMap<Long, ConsumerRecord<K, V>> byOffset = held.get(partition);

@@ -17,6 +17,7 @@ package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.core.spi.Authorization;
 import io.gapless.kafka.share.ledger.AckLedger;
+import io.gapless.kafka.share.ledger.LedgerHistoryLostException;
 import io.gapless.kafka.share.ledger.LedgerConfirmation;
 import io.gapless.kafka.share.ledger.LedgerEntry;
 import io.gapless.kafka.share.ledger.LedgerIndex;
@@ -67,6 +68,7 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     private static final Logger log = LoggerFactory.getLogger(LedgerCommitProtocol.class);
 
     private final AckLedger ledger;
+    private final LedgerBindingCheck binding;
     private final Producer<byte[], byte[]> producer;
     private final String transactionalId;
     private final TransactionPhase.Listener phases;
@@ -82,6 +84,13 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
     private Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> lastStaged = Map.of();
 
     LedgerCommitProtocol(AckLedger ledger, Producer<byte[], byte[]> producer, String transactionalId, TransactionPhase.Listener phases) {
+        this(ledger, producer, transactionalId, phases, null);
+    }
+
+    /** @param binding keeps each group on the ledger that holds its history; null for none (tests) */
+    LedgerCommitProtocol(AckLedger ledger, Producer<byte[], byte[]> producer, String transactionalId, TransactionPhase.Listener phases,
+                         LedgerBindingCheck binding) {
+        this.binding = binding;
         this.ledger = ledger;
         this.producer = producer;
         this.transactionalId = transactionalId;
@@ -102,7 +111,11 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
                         + "topic (" + ShareTransactionConfigs.LEDGER_TOPIC_CONFIG + ")");
             }
         }
-        ledger.ensureSafe(group);
+        if (binding != null) {
+            binding.check(group);
+        } else {
+            ledger.ensureSafe(group);
+        }
     }
 
     @Override
@@ -130,7 +143,39 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
         lastStaged = staged;
         written = true;
         phases.reached(TransactionPhase.LEDGER_WRITTEN);
-        return decide(staged, p, own, ours, deadlineNanos);
+        return decideOrLost(group, () -> {
+            appendedAfterWhatWasRead(p, own);
+            return decide(staged, p, own, ours, deadlineNanos);
+        });
+    }
+
+    /**
+     * Our entry was appended after every record this producer's "all" view has read, so its offset
+     * is at least the view's position, on a log that kept its records. An offset below it means the
+     * ledger topic was deleted and created again (by the broker's auto-creation, when our entry
+     * went to a topic that no longer existed) and the commits the view read are gone (issue 22,
+     * finding 8); the check would otherwise answer from the old topic's index. Only before the
+     * first read-back: afterwards the view may have read past our entry.
+     */
+    private void appendedAfterWhatWasRead(TopicPartition p, long own) {
+        long read = ledger.uncommitted().position(p);
+        if (own < read) {
+            throw new LedgerHistoryLostException("Ack-ledger partition " + p + " gave this transaction's entry offset " + own
+                    + ", below offset " + read + ", which this producer had already read: the ledger topic was deleted and created"
+                    + " again (the broker auto-creates it for the entry), and the history of the commits it checked is gone");
+        }
+    }
+
+    // A reader that found the ledger shorter than it had read: the binding is checked again before the next commit.
+    private CommitCheck decideOrLost(String group, java.util.function.Supplier<CommitCheck> decision) {
+        try {
+            return decision.get();
+        } catch (LedgerHistoryLostException e) {
+            if (binding != null) {
+                binding.recheck(group);
+            }
+            throw e;
+        }
     }
 
     @Override
@@ -143,7 +188,8 @@ final class LedgerCommitProtocol implements ShareTransaction.LedgerCheck {
         if (!written) {
             throw new IllegalStateException("No ledger entry to go on checking");
         }
-        return decide(lastStaged, lastPartition, lastOffset, lastOurs, deadlineNanos);
+        String group = lastStaged.keySet().iterator().next().metadata().groupId();
+        return decideOrLost(group, () -> decide(lastStaged, lastPartition, lastOffset, lastOurs, deadlineNanos));
     }
 
     private CommitCheck decide(Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> staged, TopicPartition p, long own,

@@ -15,6 +15,7 @@
  */
 package io.gapless.kafka.share.txn;
 
+import io.gapless.kafka.share.ledger.LedgerHistoryLostException;
 import io.gapless.kafka.share.ledger.LedgerRange;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.producer.Producer;
@@ -160,7 +161,13 @@ final class ShareTransaction {
                     + " (" + metadata + ")");
         }
         if (wanted == AckPath.LEDGER) {
-            ledgerCheck.admit(participant.metadata().groupId(), staged.groups());
+            try {
+                ledgerCheck.admit(participant.metadata().groupId(), staged.groups());
+            } catch (LedgerHistoryLostException e) {
+                // Nothing of this group commits until an operator acts: its consumer stops too (it would only spend deliveries).
+                participant.refuse(e);
+                throw e;
+            }
         }
         Map<TopicIdPartition, List<LedgerRange>> ranges = participant.stage(acknowledgements, transactionalId);
         List<String> clashes = staged.heldByOthers(participant, ranges);
@@ -234,6 +241,9 @@ final class ShareTransaction {
                 throw e;
             }
             checkPending = false;
+            if (e instanceof LedgerHistoryLostException) {
+                staged.view().keySet().forEach(p -> p.refuse(e));
+            }
             abortQuietly(e);
             throw e;
         }

@@ -186,12 +186,17 @@ public class TransactionalShareProducer<K, V> extends ForwardingProducer<K, V> {
         String clientId = ClientIds.fromMetrics(delegate.metrics()).orElse(configuredId);
         TransactionPhase.Listener phases = config.phaseListener();
         // A producer that could go native still serves, with the ledger, consumers whose group has not moved to native.
-        this.ledgerCheck = path == AckPath.AT_LEAST_ONCE ? null : new LedgerCommitProtocol(new AckLedger(config.kafkaConfigs(),
-                config.ledger(), clientId, sdkMetrics, phase -> phases.reached(phase == SnapshotPhase.WRITTEN
-                ? TransactionPhase.SNAPSHOT_WRITTEN : TransactionPhase.SNAPSHOT_DELETE_ISSUED)), delegate, config.transactionalId(), phases);
         Map<String, Object> helperConfig = new LinkedHashMap<>(config.kafkaConfigs());
         helperConfig.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         this.modes = new AckModeRegistry(helperConfig, config.modeTopicPrefix(), config.ledger().replicationFactor());
+        if (path == AckPath.AT_LEAST_ONCE) {
+            this.ledgerCheck = null;
+        } else {
+            AckLedger ackLedger = new AckLedger(config.kafkaConfigs(), config.ledger(), clientId, sdkMetrics, phase -> phases.reached(
+                    phase == SnapshotPhase.WRITTEN ? TransactionPhase.SNAPSHOT_WRITTEN : TransactionPhase.SNAPSHOT_DELETE_ISSUED));
+            this.ledgerCheck = new LedgerCommitProtocol(ackLedger, delegate, config.transactionalId(), phases,
+                    new LedgerBindingCheck(modes, ackLedger, clientId));
+        }
         this.transaction = new ShareTransaction(delegate, config.transactionalId(), config.maxBlockMs(), path, nativeSupport,
                 ledgerCheck, phases, this::refuseMovedGroups);
     }

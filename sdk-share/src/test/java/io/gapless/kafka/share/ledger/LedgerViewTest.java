@@ -97,4 +97,18 @@ class LedgerViewTest {
         assertEquals(1, view.position(TP), "the view stops at the record it cannot read: it never answers for what lies after it");
         assertEquals(List.of(before), view.index(TP).covering(KEY, R, Long.MAX_VALUE));
     }
+
+    @Test
+    void aLedgerShorterThanWhatTheViewHadReadIsRefusedNotReadAgainFromZero() {
+        // Issue 22, finding 8: the ledger topic was deleted and re-created (empty, or by auto-creation) under a view that had
+        // read to offset 50. Before, the view restarted at 0 and called itself complete, holding none of the commits it had read.
+        consumer.updateBeginningOffsets(Map.of(TP, 0L));
+        view.index(TP);
+        consumer.setPollException(new OffsetOutOfRangeException("re-created", Map.of(TP, 50L)));
+        LedgerHistoryLostException e = org.junit.jupiter.api.Assertions.assertThrows(LedgerHistoryLostException.class,
+                () -> view.pollOnce(java.time.Duration.ZERO));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("below offset 50"), e.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(LedgerHistoryLostException.class, () -> view.pollOnce(java.time.Duration.ZERO),
+                "and it stays refused");
+    }
 }

@@ -149,4 +149,29 @@ class ConsumerTransactionSupportTest {
             c.close();
         }
     }
+
+    @Test
+    void aRecordReleasedBelowTheShareStartOffsetIsNotCountedAsArchived() {
+        // Offset 0 in its last delivery (3 of 3) lies below the share-partition start offset 1: Kafka finished it (another
+        // holder's committed transaction acknowledged it, and a snapshot pruned that range) before the ledger check released
+        // it here, and reports the release as success. Offset 1, in its last delivery too, is archived by this release.
+        ConsumerTransactionSupport<String, String> c = new ConsumerTransactionSupport<>(AckPath.LEDGER, false, kafka, "g", "c3", Map.of(),
+                new LedgerSettings("l.", null, (short) -1, 1024), topic -> TIP.topicId(), group -> 3, (group, partitions) -> Map.of(TP, 1L));
+        try {
+            c.hold(new ConsumerRecords<>(Map.of(TP, List.of(ShareRecords.record(TP, 0, 3), ShareRecords.record(TP, 1, 3))), Map.of()));
+            c.settle(Map.of(TIP, Map.of(0L, AcknowledgeType.RELEASE, 1L, AcknowledgeType.RELEASE)));
+            assertEquals(1.0, archived(c, "c3"), "only offset 1 was archived by this release; offset 0 was finished before");
+        } finally {
+            c.close();
+        }
+    }
+
+    private static double archived(ConsumerTransactionSupport<String, String> c, String clientId) {
+        for (Map.Entry<MetricName, ? extends Metric> m : c.metrics().entrySet()) {
+            if (m.getKey().name().equals("records-archived-by-delivery-limit-total") && clientId.equals(m.getKey().tags().get("client-id"))) {
+                return (Double) m.getValue().metricValue();
+            }
+        }
+        throw new AssertionError("no records-archived-by-delivery-limit-total in " + c.metrics().keySet());
+    }
 }

@@ -16,6 +16,7 @@
 package io.gapless.kafka.share.txn;
 
 import io.gapless.kafka.share.GaplessShareConsumer;
+import io.gapless.kafka.share.ledger.LedgerHistoryLostException;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
 import io.gapless.kafka.testkit.TestTopics;
@@ -24,12 +25,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,13 +45,18 @@ import static io.gapless.kafka.share.txn.ShareTestSupport.produce;
 import static io.gapless.kafka.share.txn.ShareTestSupport.producerConfig;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Committed records whose acknowledgement did not land (the consumer was gone before it: a crash
- * between the commit and the acknowledgement) come back, and the check that must refuse them has
- * lost the history that binds them, on the embedded broker: the ack ledger topic was deleted
+ * between the commit and the acknowledgement) come back, and the check that must refuse them could
+ * lose the history that binds them, on the embedded broker: the ack ledger topic was deleted
  * (issue 22, finding 8) or the clients moved to another one, or the entry was written under a
- * topic id cached before the topic was re-created (finding 7). Each is committed a second time.
+ * topic id cached before the topic was re-created (finding 7). Each was committed a second time
+ * before; now a re-created input is staged under its new id (exactly once), and a lost or replaced
+ * ledger is refused until an operator acts (no duplicate; afterwards exactly once, or reported).
  */
 @EmbeddedKafkaTest
 class TransactionalShareLostHistoryIT {
@@ -145,17 +153,28 @@ class TransactionalShareLostHistoryIT {
 
     /** Polls {@code c1} for the "w" records and commits them; {@code c1} is closed before the commit, so the acknowledgements cannot land. */
     private int commitWithLostAcknowledgements(GaplessShareConsumer<String, String> c1) throws Exception {
-        ConsumerRecords<String, String> got = pollUntil(c1, "w");
         TransactionalShareProducer<String, String> p = producer();
+        int records = commitWithLostAcknowledgements(c1, p);
+        p.close();
+        return records;
+    }
+
+    private int commitWithLostAcknowledgements(GaplessShareConsumer<String, String> c1, TransactionalShareProducer<String, String> p) {
+        ConsumerRecords<String, String> got = stage(p, c1);
+        c1.close();   // the acknowledgement cannot land: a crash between the commit and the acknowledgement
+        p.commitTransaction();
+        return got.count();
+    }
+
+    /** Polls {@code c} for the "w" records, and stages their output and acknowledgements in a new transaction of {@code p}. */
+    private ConsumerRecords<String, String> stage(TransactionalShareProducer<String, String> p, GaplessShareConsumer<String, String> c) {
+        ConsumerRecords<String, String> got = pollUntil(c, "w");
         p.beginTransaction();
         for (ConsumerRecord<String, String> r : got) {
             p.send(new ProducerRecord<>(output, r.key(), r.value()));
         }
-        p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(got, AcknowledgeType.ACCEPT), c1.shareGroupMetadata());
-        c1.close();   // the acknowledgement cannot land: a crash between the commit and the acknowledgement
-        p.commitTransaction();
-        p.close();
-        return got.count();
+        p.sendShareAcknowledgementsToTransaction(ShareAcknowledgements.fromRecords(got, AcknowledgeType.ACCEPT), c.shareGroupMetadata());
+        return got;
     }
 
     private void assertExactlyOnce(int records) {
@@ -164,33 +183,122 @@ class TransactionalShareLostHistoryIT {
         assertEquals(records, counts.size(), "every record exactly once: " + counts);
     }
 
+    /**
+     * Polls the "w" records with fresh clients on {@code ledgerTopic} and tries to commit them: the
+     * SDK refuses at staging, and the consumer that took part stops with the same exception.
+     */
+    private LedgerHistoryLostException refusedCommit(String ledgerTopic) {
+        GaplessShareConsumer<String, String> c = consumer(ledgerTopic);
+        TransactionalShareProducer<String, String> p = producer(ledgerTopic);
+        ConsumerRecords<String, String> got = pollUntil(c, "w");
+        p.beginTransaction();
+        for (ConsumerRecord<String, String> r : got) {
+            p.send(new ProducerRecord<>(output, r.key(), r.value()));
+        }
+        LedgerHistoryLostException refused = assertThrows(LedgerHistoryLostException.class, () -> p.sendShareAcknowledgementsToTransaction(
+                ShareAcknowledgements.fromRecords(got, AcknowledgeType.ACCEPT), c.shareGroupMetadata()));
+        p.abortTransaction();
+        LedgerHistoryLostException stopped = assertThrows(LedgerHistoryLostException.class, () -> c.poll(Duration.ofMillis(100)));
+        assertEquals(refused.getMessage(), stopped.getMessage(), "the consumer stops with the same reason");
+        // The application gives up on these clients (their records go back to the group).
+        c.close();
+        p.close();
+        return refused;
+    }
+
+    private Map<String, Object> operatorConfig() {
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", kafka.bootstrapServers());
+        c.put(ShareTransactionConfigs.LEDGER_TOPIC_CONFIG, ledger);
+        return c;
+    }
+
+    private static void assertNames(LedgerHistoryLostException e, String... parts) {
+        for (String part : parts) {
+            assertTrue(e.getMessage().contains(part), "names " + part + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Issue 22, finding 8: a deleted ledger is not re-created empty (by the SDK or by the broker's
+     * auto-creation). Before, views restarted at 0, called themselves complete, and the three
+     * records were committed a second time ({w0=2, w1=2, w2=2}). The history is gone, so the SDK
+     * cannot be exactly-once on its own: it refuses, naming the group and both ledgers, until an
+     * operator accepts the loss; from then on every record is processed, and a record processed a
+     * second time is one the acceptance reported as in flight.
+     */
     @Test
-    @Disabled("reproduces: a deleted ack-ledger topic is re-created empty and committed records whose acknowledgement was lost are committed twice (issue 22, finding 8)")
     void recordsCommittedBeforeTheLedgerTopicWasDeletedAreNotCommittedAgain() throws Exception {
         int records = commitWithLostAcknowledgements();
+        Uuid boundId = kafka.admin().describeTopics(List.of(ledger)).allTopicNames().get().get(ledger).topicId();
         kafka.deleteTopics(ledger);
         await().atMost(Duration.ofSeconds(30)).until(() -> !kafka.admin().listTopics().names().get().contains(ledger));
 
+        for (int attempt = 0; attempt < 2; attempt++) {
+            LedgerHistoryLostException refused = refusedCommit(ledger);
+            assertNames(refused, group, ledger, boundId.toString(), "deleted", "acceptLedgerLoss");
+        }
+        assertExactlyOnce(records);
+        assertFalse(kafka.admin().listTopics().names().get().contains(ledger), "the deleted ledger is not created again");
+
+        LedgerLoss loss = TransactionalShareGroups.acceptLedgerLoss(operatorConfig(), group);
+        assertEquals(ledger, loss.ledgerTopic());
+        assertTrue(loss.replaced().contains(boundId.toString()), loss.replaced());
+        LedgerLoss.Window window = loss.inFlight().get(new TopicPartition(input, 0));
+        assertEquals(new LedgerLoss.Window(0, records), window, "the three records whose acknowledgement was lost are in flight: " + loss);
+
         drain(producer(), consumer());
+        Map<String, Integer> counts = outputCounts();
+        assertEquals(records, counts.size(), "every record processed: " + counts);
+        // Input offset i holds "w" + i: a record committed twice must be one the acceptance reported.
+        counts.forEach((value, n) -> assertTrue(n == 1 || (n == 2 && window.contains(Long.parseLong(value.substring(1)))),
+                value + " was committed " + n + " times outside the reported window " + window + ": " + counts));
+    }
+
+    /**
+     * The ledger deleted under a running producer, whose binding check is cached: its next entry is
+     * written to a ledger topic the broker auto-creates with its defaults, and before, its views
+     * restarted at 0 calling themselves complete and the records were committed again. Now the
+     * reader finds the ledger shorter than it had read and the commit fails with
+     * {@link LedgerHistoryLostException}; nothing is committed twice.
+     */
+    @Test
+    void aRunningProducerWhoseLedgerIsDeletedDoesNotCommitAgain() throws Exception {
+        configureGroup(kafka, group, 30_000, 5);
+        produce(kafka, input, 3, "w");
+        TransactionalShareProducer<String, String> p = producer();
+        int records = commitWithLostAcknowledgements(consumer(), p);
+        kafka.deleteTopics(ledger);
+        await().atMost(Duration.ofSeconds(30)).until(() -> !kafka.admin().listTopics().names().get().contains(ledger));
+
+        GaplessShareConsumer<String, String> c2 = consumer();
+        stage(p, c2);
+        LedgerHistoryLostException refused = assertThrows(LedgerHistoryLostException.class, p::commitTransaction);
+        assertNames(refused, ledger);
+        assertThrows(LedgerHistoryLostException.class, () -> c2.poll(Duration.ofMillis(100)), "its consumer stops too");
         assertExactlyOnce(records);
     }
 
     /**
      * The same with the ledger kept but the clients moved to another one ({@code gapless.ledger.topic},
-     * which the SDK's own error message for two groups in one transaction suggests setting, and
-     * RATIONALE for reprocessing after a reset): nothing tells the new ledger what the old one holds.
+     * which the SDK's own error message for two groups in one transaction suggests setting): nothing
+     * tells the new ledger what the old one holds. Before, the three records were committed a second
+     * time ({w0=2, w1=2, w2=2}); now the clients on the other ledger are refused, and pointing them
+     * back at the bound ledger, which still holds the history, processes every record exactly once.
      */
     @Test
-    @Disabled("reproduces: clients moved to another gapless.ledger.topic commit again the records the old ledger holds whose acknowledgement was lost")
     void recordsCommittedThroughAnotherLedgerTopicAreNotCommittedAgain() throws Exception {
         int records = commitWithLostAcknowledgements();
         String other = TestTopics.unique("lost-ledger2");
-        drain(producer(other), consumer(other));
+        LedgerHistoryLostException refused = refusedCommit(other);
+        assertNames(refused, group, ledger, other, "acceptLedgerLoss");
+        assertExactlyOnce(records);
+
+        drain(producer(), consumer());
         assertExactlyOnce(records);
     }
 
     @Test
-    @Disabled("reproduces: a re-created topic's records held under the cached old topic id are committed twice (issue 22, finding 7)")
     void aRecordOfARecreatedTopicHeldUnderTheOldIdIsNotCommittedTwice() throws Exception {
         configureGroup(kafka, group, 30_000, 5);
         produce(kafka, input, 1, "v");
