@@ -67,7 +67,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>{@code stallOdds=<n>}: with {@code stallAgain=true}, one commit in n stalls (default 2);</li>
  *   <li>{@code ack=explicit}: upstream's form ({@code share.acknowledgement.mode=explicit}, {@code acknowledge}
  *       per record, {@code acknowledgementsForTransaction()}) instead of the SDK's {@code transactional} mode;</li>
- *   <li>{@code trace=true}: prints {@code POLLED <offset>:<delivery count>,...} for every poll that returned records.</li>
+ *   <li>{@code trace=true}: prints {@code POLLING} before every poll and {@code POLLED <offset>:<delivery count>,...}
+ *       for every poll that returned records.</li>
  * </ul>
  * A {@code TimeoutException} from {@code commitTransaction()} is retried, as Kafka's producer
  * contract asks. Events go to stdout as lines starting with {@code EVENT}. {@code ledger} names one
@@ -253,6 +254,10 @@ public final class ShareCtpWorker {
                 System.exit(0);
             }
             while (true) {
+                if (Boolean.parseBoolean(args.get("trace"))) {
+                    // A worker killed after this line and before POLLED may hold records it never reported.
+                    event("POLLING");
+                }
                 ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
                 reportArchived(consumer);
                 if (records.isEmpty()) {

@@ -61,7 +61,7 @@ class TransactionalShareContentionKillIT {
         Assumptions.assumeTrue(only.isBlank() || List.of(only.split(",")).contains(ack), "not selected");
         long seed = Long.getLong("gapless.e2e.seed", System.nanoTime());
         ContentionKillScenario.Result result = new ContentionKillScenario(kafka, ack, RECORDS, KILLS,
-                Duration.ofSeconds(SOAK ? 480 : 150), seed).run();
+                Duration.ofSeconds(SOAK ? 600 : 300), seed).run();
         String context = ack + " (seed " + seed + "): " + result;
         System.out.println("RESULT " + context);
         assertTrue(result.killed() >= KILLS, "fewer than " + KILLS + " workers killed: " + context);
