@@ -323,7 +323,15 @@ final class ContentionKillScenario {
         }
     }
 
-    private Result result(boolean drained) {
+    private Result result(boolean drained) throws Exception {
+        // A worker killed with its transaction open holds the output's last stable offset until the broker aborts it
+        // (transaction.timeout.ms, then the cleanup interval): read only once every transaction on it is decided.
+        TopicPartition out = new TopicPartition(output, 0);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline && lastStable(out) < kafka.admin().listOffsets(Map.of(out,
+                org.apache.kafka.clients.admin.OffsetSpec.latest())).all().get(10, TimeUnit.SECONDS).get(out).offset()) {
+            Thread.sleep(500);
+        }
         Map<String, Integer> counts = new TreeMap<>();
         for (String v : topics.committedValues()) {
             counts.merge(v, 1, Integer::sum);
@@ -361,6 +369,12 @@ final class ContentionKillScenario {
         return new Result(topics.produced(), truncatedBelow, counts, warnedArchived, whileKilled, withoutWarn, unreported,
                 killedInPoll, lost, killed,
                 truncations, drained, diagnosis, eventCounts);
+    }
+
+    private long lastStable(TopicPartition tp) throws Exception {
+        return kafka.admin().listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()),
+                        new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
+                .all().get(10, TimeUnit.SECONDS).get(tp).offset();
     }
 
     private WorkerProcess startWorker(int slot, boolean faulty) throws Exception {
