@@ -63,7 +63,12 @@ import java.util.concurrent.atomic.AtomicReference;
  *       {@code PAUSED <phase>} and waits for {@code go} (the test kills a broker meanwhile);</li>
  *   <li>{@code abort=true}: aborts every other transaction explicitly;</li>
  *   <li>{@code partial=true}: every other transaction also sends a record that fails (too large);</li>
- *   <li>{@code reject=<n>}: records whose value index is a multiple of n are REJECTed, with no output.</li>
+ *   <li>{@code reject=<n>}: records whose value index is a multiple of n are REJECTed, with no output;</li>
+ *   <li>{@code stallOdds=<n>}: with {@code stallAgain=true}, one commit in n stalls (default 2);</li>
+ *   <li>{@code ack=explicit}: upstream's form ({@code share.acknowledgement.mode=explicit}, {@code acknowledge}
+ *       per record, {@code acknowledgementsForTransaction()}) instead of the SDK's {@code transactional} mode;</li>
+ *   <li>{@code trace=true}: prints {@code POLLING} before every poll and {@code POLLED <offset>:<delivery count>,...}
+ *       for every poll that returned records.</li>
  * </ul>
  * A {@code TimeoutException} from {@code commitTransaction()} is retried, as Kafka's producer
  * contract asks. Events go to stdout as lines starting with {@code EVENT}. {@code ledger} names one
@@ -208,7 +213,9 @@ public final class ShareCtpWorker {
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.GROUP_ID_CONFIG, args.get("group"));
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, args.get("id") + "-consumer");
-        c.put(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG, GaplessShareConfig.ACKNOWLEDGEMENT_MODE_TRANSACTIONAL);
+        boolean explicit = "explicit".equals(args.get("ack"));
+        c.put(GaplessShareConfig.ACKNOWLEDGEMENT_MODE_CONFIG,
+                explicit ? "explicit" : GaplessShareConfig.ACKNOWLEDGEMENT_MODE_TRANSACTIONAL);
         c.put(GaplessShareConfig.FALLBACK_CONFIG, args.get("fallback"));
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 3);
         c.put("share.acquire.mode", "record_limit");
@@ -247,10 +254,21 @@ public final class ShareCtpWorker {
                 System.exit(0);
             }
             while (true) {
+                if (Boolean.parseBoolean(args.get("trace"))) {
+                    // A worker killed after this line and before POLLED may hold records it never reported.
+                    event("POLLING");
+                }
                 ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
                 reportArchived(consumer);
                 if (records.isEmpty()) {
                     continue;
+                }
+                if (Boolean.parseBoolean(args.get("trace"))) {
+                    StringBuilder polled = new StringBuilder("POLLED ");
+                    for (ConsumerRecord<String, String> r : records) {
+                        polled.append(r.offset()).append(':').append(r.deliveryCount().orElse((short) 1)).append(',');
+                    }
+                    event(polled.substring(0, polled.length() - 1));
                 }
                 point("before-begin");
                 try {
@@ -261,7 +279,14 @@ public final class ShareCtpWorker {
                         if (!rejected) {
                             producer.send(new ProducerRecord<>(output, r.key(), r.value()));
                         }
-                        acks.add(r, rejected ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT);
+                        if (explicit) {
+                            consumer.acknowledge(r, rejected ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT);
+                        } else {
+                            acks.add(r, rejected ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT);
+                        }
+                    }
+                    if (explicit) {
+                        acks = consumer.acknowledgementsForTransaction();
                     }
                     boolean partial = !clean && Boolean.parseBoolean(args.get("partial")) && random.nextBoolean();
                     if (partial) {
@@ -272,7 +297,8 @@ public final class ShareCtpWorker {
                     producer.sendShareAcknowledgementsToTransaction(acks, consumer.shareGroupMetadata());
                     point("after-stage");
                     boolean stallAgain = Boolean.parseBoolean(args.get("stallAgain"));
-                    if (!clean && args.containsKey("stall") && due() && (!stallAgain || random.nextBoolean())) {
+                    int stallOdds = Integer.parseInt(args.getOrDefault("stallOdds", "2"));
+                    if (!clean && args.containsKey("stall") && due() && (!stallAgain || random.nextInt(stallOdds) == 0)) {
                         event("STALLED");
                         if (args.get("stall").equals("stdin")) {
                             // A zombie: holds its open transaction until the test has started its successor.

@@ -29,7 +29,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
-/** One {@link ShareCtpWorker} child JVM: its process, its EVENT lines, its log file. */
+/** One worker child JVM ({@link ShareCtpWorker} unless told otherwise): its process, its EVENT lines, its log file. */
 final class WorkerProcess {
     final int slot;
     final Process process;
@@ -78,7 +78,7 @@ final class WorkerProcess {
             }
         }
         classPath = String.join(java.io.File.pathSeparator, entries);
-        List<String> cmd = javaCommand(List.of("-XX:ArchiveClassesAtExit=" + ARCHIVE));
+        List<String> cmd = javaCommand(List.of("-XX:ArchiveClassesAtExit=" + ARCHIVE), ShareCtpWorker.class);
         cmd.addAll(warmupArgs);
         cmd.add("warmup=true");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -98,7 +98,7 @@ final class WorkerProcess {
         }
     }
 
-    private static List<String> javaCommand(List<String> jvmOptions) {
+    private static List<String> javaCommand(List<String> jvmOptions, Class<?> main) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-cp");
@@ -109,12 +109,17 @@ final class WorkerProcess {
         cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-Xshare:auto");
         cmd.addAll(jvmOptions);
-        cmd.add(ShareCtpWorker.class.getName());
+        cmd.add(main.getName());
         return cmd;
     }
 
     static WorkerProcess start(int slot, List<String> args, Path log) throws IOException {
-        List<String> cmd = javaCommand(Files.exists(ARCHIVE) ? List.of("-XX:SharedArchiveFile=" + ARCHIVE) : List.of());
+        return start(ShareCtpWorker.class, slot, args, log);
+    }
+
+    /** Starts {@code main} (a class of this module with a {@code main(String[])}) with {@code key=value} arguments. */
+    static WorkerProcess start(Class<?> main, int slot, List<String> args, Path log) throws IOException {
+        List<String> cmd = javaCommand(Files.exists(ARCHIVE) ? List.of("-XX:SharedArchiveFile=" + ARCHIVE) : List.of(), main);
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         Files.writeString(log, "=== start " + args + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
