@@ -107,6 +107,14 @@ public final class OffsetResetHandler {
      * answers it on a healthy cluster; a leaderless partition's would wait out the look-up time-out.
      */
     static final long LOOKUP_AHEAD_GRACE_MS = 500;
+    /**
+     * The bound of the look-up ahead itself. It runs on the consumer's one baseline worker, where
+     * every later classification queues behind it (and the baseline's reader is one client): a
+     * partition without a leader kept it for {@code gapless.baseline.timeout.ms}, and a partition
+     * assigned meanwhile had no position, so the delegate fetched nothing at all (BusyWorkerIT).
+     * A look-up that takes longer than the grace is not used anyway.
+     */
+    static final Duration LOOKUP_AHEAD_TIMEOUT = Duration.ofMillis(2 * LOOKUP_AHEAD_GRACE_MS);
     /** The offset of a caller's seek whose target is not known here ({@code seekToBeginning}, {@code seekToEnd}). */
     public static final long UNKNOWN_OFFSET = -1L;
 
@@ -454,7 +462,7 @@ public final class OffsetResetHandler {
         CompletableFuture<Outcome> result = CompletableFuture.supplyAsync(() -> resolve(work, reportTimes, lookups), executor);
         // The look-up ahead runs after the decisions and never holds them back: a partition without a leader makes it
         // wait gapless.baseline.timeout.ms, and the whole assignment then had no position (LeaderlessPartitionStartIT).
-        return new Job(work, result, prefetch ? result.thenApplyAsync(o -> prefetched(o.decisions(), lookups), executor) : null);
+        return new Job(work, result, prefetch ? result.thenApplyAsync(o -> prefetched(o.decisions(), lookups.within(LOOKUP_AHEAD_TIMEOUT)), executor) : null);
     }
 
     /** Waits for the resolutions of {@code partitions}; returns whether {@link #wakeup()} ended the wait. */

@@ -21,6 +21,7 @@ import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -39,6 +40,14 @@ public final class PolicyOffsets {
         Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions);
 
         Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> times);
+
+        /**
+         * The same look-ups, each ending (with a {@link org.apache.kafka.common.errors.TimeoutException})
+         * after at most {@code timeout}; this one where a look-up cannot be bounded.
+         */
+        default Lookup within(Duration timeout) {
+            return this;
+        }
     }
 
     private PolicyOffsets() {
@@ -60,6 +69,31 @@ public final class PolicyOffsets {
             @Override
             public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> times) {
                 return consumer.offsetsForTimes(times);
+            }
+
+            @Override
+            public Lookup within(Duration timeout) {
+                return of(consumer, timeout);
+            }
+        };
+    }
+
+    /** A consumer's own look-ups, each bounded by {@code timeout}. */
+    private static Lookup of(Consumer<?, ?> consumer, Duration timeout) {
+        return new Lookup() {
+            @Override
+            public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
+                return consumer.beginningOffsets(partitions, timeout);
+            }
+
+            @Override
+            public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
+                return consumer.endOffsets(partitions, timeout);
+            }
+
+            @Override
+            public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> times) {
+                return consumer.offsetsForTimes(times, timeout);
             }
         };
     }

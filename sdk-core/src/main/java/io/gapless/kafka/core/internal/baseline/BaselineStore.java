@@ -270,6 +270,11 @@ public final class BaselineStore implements AutoCloseable, PolicyOffsets.Lookup 
         return offsets.offsetsForTimes(times);
     }
 
+    @Override
+    public PolicyOffsets.Lookup within(Duration timeout) {
+        return offsets.within(timeout);
+    }
+
     /** Same as {@link #close(Duration)} with five seconds. */
     @Override
     public void close() {

@@ -19,6 +19,7 @@ import io.gapless.kafka.core.internal.PolicyOffsets;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import java.util.TreeSet;
@@ -30,30 +31,46 @@ import java.util.stream.Collectors;
  */
 final class OffsetLookups implements PolicyOffsets.Lookup {
     private final BaselineClients clients;
+    private final Duration timeout;
 
     OffsetLookups(BaselineClients clients) {
+        this(clients, null);
+    }
+
+    /** @param timeout the bound of each look-up; {@code null}: the store's {@code gapless.baseline.timeout.ms} */
+    private OffsetLookups(BaselineClients clients, Duration timeout) {
         this.clients = clients;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public PolicyOffsets.Lookup within(Duration bound) {
+        return new OffsetLookups(clients, bound);
+    }
+
+    private Duration timeout() {
+        return timeout == null ? clients.timeout() : timeout;
     }
 
     /** Log start offsets, for policies that resolve to {@code earliest}. */
     @Override
     public Map<TopicPartition, Long> beginningOffsets(Collection<TopicPartition> partitions) {
         return clients.guarded("look up start offsets of " + partitions + " for",
-                () -> BaselineClients.needs(describeTopicsOf(partitions), () -> clients.reader().beginningOffsets(partitions, clients.timeout())));
+                () -> BaselineClients.needs(describeTopicsOf(partitions), () -> clients.reader().beginningOffsets(partitions, timeout())));
     }
 
     /** Log end offsets (last stable offsets under {@code read_committed}), for policies that resolve to {@code latest}. */
     @Override
     public Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
         return clients.guarded("look up end offsets of " + partitions + " for",
-                () -> BaselineClients.needs(describeTopicsOf(partitions), () -> clients.reader().endOffsets(partitions, clients.timeout())));
+                () -> BaselineClients.needs(describeTopicsOf(partitions), () -> clients.reader().endOffsets(partitions, timeout())));
     }
 
     /** The first offset at or after {@code timeMs} per partition; absent where no record is that recent. */
     @Override
     public Map<TopicPartition, OffsetAndTimestamp> offsetsForTimes(Map<TopicPartition, Long> times) {
         return clients.guarded("look up offsets by time of " + times.keySet() + " for",
-                () -> BaselineClients.needs(describeTopicsOf(times.keySet()), () -> clients.reader().offsetsForTimes(times, clients.timeout())));
+                () -> BaselineClients.needs(describeTopicsOf(times.keySet()), () -> clients.reader().offsetsForTimes(times, timeout())));
     }
 
     private static String describeTopicsOf(Collection<TopicPartition> partitions) {
