@@ -15,6 +15,9 @@
  */
 package io.gapless.kafka.share.ledger;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -34,6 +37,15 @@ import java.util.Set;
  * @since 0.1.0
  */
 public final class LedgerIndex {
+    private static final Logger log = LoggerFactory.getLogger(LedgerIndex.class);
+    /**
+     * Compacted ranges one snapshot keeps, all share-partitions together. At 29 bytes a range,
+     * 16,384 are about 475 KB: with the rest of the snapshot inside Kafka's default 1 MiB
+     * {@code max.request.size}, which a group alternating ACCEPT and REJECT would otherwise pass
+     * after about 36,000 records, and then never snapshot again (TransactionalShareSnapshotGrowthIT).
+     */
+    static final int MAX_COMPACTED_RANGES = 16_384;
+
     // The constructor and addEntry are public for the ledger benchmark, which builds an index by itself.
     // Per share-partition, ordered by first offset for floor lookups (CommittedRuns); ids interned once per index.
     private final Map<ShareKey, CommittedRuns> ranges = new HashMap<>();
@@ -202,6 +214,7 @@ public final class LedgerIndex {
         dead.forEach(k -> newWatermarks.put(k, Watermark.DEAD));
         Map<ShareKey, List<LedgerRange>> kept = new LinkedHashMap<>();
         Map<ShareKey, Set<Long>> keptConfirmed = new LinkedHashMap<>();
+        Map<ShareKey, List<LedgerRange>> compactedByKey = new LinkedHashMap<>();
         ranges.forEach((key, runs) -> {
             if (dead.contains(key)) {
                 return;
@@ -227,14 +240,49 @@ public final class LedgerIndex {
             if (pruned > 0) {
                 newWatermarks.put(key, wm.merge(new Watermark(wm.offset(), pruned)));
             }
-            keep.addAll(0, compact(below));
+            List<LedgerRange> compacted = compact(below);
+            compactedByKey.put(key, compacted);
+            keep.addAll(0, compacted);
             if (!keep.isEmpty()) {
                 kept.put(key, keep);
             }
         });
         Map<ShareKey, Long> claims = new LinkedHashMap<>(claimedBelow);
         claims.keySet().removeAll(dead);
+        foldOldest(compactedByKey, kept, claims, MAX_COMPACTED_RANGES);
         return new LedgerSnapshot(coversBelow, newWatermarks, kept, keptConfirmed, claims);
+    }
+
+    /**
+     * Keeps at most {@code budget} compacted ranges in all: a share-partition over its share of the
+     * budget (in proportion to its ranges) folds its oldest ones into a claim, below which records
+     * count as handled without evidence, as below the watermark of a snapshot from before
+     * compaction. Only a reset backwards below the claim sees the difference (its backlog there is
+     * taken for processed); a WARN says where.
+     */
+    static void foldOldest(Map<ShareKey, List<LedgerRange>> compactedByKey, Map<ShareKey, List<LedgerRange>> kept,
+                           Map<ShareKey, Long> claims, int budget) {
+        long total = compactedByKey.values().stream().mapToLong(List::size).sum();
+        if (total <= budget) {
+            return;
+        }
+        compactedByKey.forEach((key, compacted) -> {
+            int allowed = (int) Math.max(1, (long) budget * compacted.size() / total);
+            if (compacted.size() <= allowed) {
+                return;
+            }
+            List<LedgerRange> folded = compacted.subList(0, compacted.size() - allowed);
+            long claim = folded.get(folded.size() - 1).last() + 1;
+            claims.merge(key, claim, Math::max);
+            List<LedgerRange> rest = kept.get(key);
+            rest.removeAll(new HashSet<>(folded));
+            if (rest.isEmpty()) {
+                kept.remove(key);
+            }
+            log.warn("Ack-ledger snapshot: share-partition {} keeps {} compacted ranges; the {} oldest, below offset {}, are folded into "
+                    + "a claim: after a reset of the group below that offset, its records there count as processed", key, allowed,
+                    folded.size(), claim);
+        });
     }
 
     /**

@@ -191,4 +191,36 @@ class LedgerIndexTest {
     private static List<String> ids(List<LedgerRange> ranges) {
         return ranges.stream().map(LedgerRange::transactionalId).toList();
     }
+
+    @Test
+    void aSnapshotOverItsRangeBudgetFoldsTheOldestRangesIntoAClaim() {
+        ShareKey other = new ShareKey("g", Uuid.randomUuid(), "u", 0);
+        Map<ShareKey, List<LedgerRange>> compacted = new java.util.LinkedHashMap<>();
+        Map<ShareKey, List<LedgerRange>> kept = new java.util.LinkedHashMap<>();
+        for (ShareKey k : List.of(KEY, other)) {
+            List<LedgerRange> ranges = new java.util.ArrayList<>();
+            for (long o = 0; o < 10; o++) {   // ACCEPT and REJECT alternating: one compacted range per record
+                ranges.add(new LedgerRange(o, LedgerRange.COMPACTED, o, o, (byte) (o % 2 == 0 ? 1 : 3), (short) 1));
+            }
+            compacted.put(k, ranges);
+            kept.put(k, new java.util.ArrayList<>(ranges));
+        }
+        Map<ShareKey, Long> claims = new java.util.LinkedHashMap<>();
+
+        LedgerIndex.foldOldest(compacted, kept, claims, 8);
+
+        assertEquals(Map.of(KEY, 6L, other, 6L), claims, "the six oldest of each share-partition folded below offset 6");
+        assertEquals(List.of(6L, 7L, 8L, 9L), kept.get(KEY).stream().map(LedgerRange::first).toList());
+        assertEquals(8, kept.values().stream().mapToInt(List::size).sum(), "the budget holds");
+    }
+
+    @Test
+    void aSnapshotWithinItsRangeBudgetKeepsEveryRange() {
+        List<LedgerRange> ranges = List.of(new LedgerRange(0, LedgerRange.COMPACTED, 0, 4, (byte) 1, (short) 1));
+        Map<ShareKey, List<LedgerRange>> kept = new java.util.LinkedHashMap<>(Map.of(KEY, new java.util.ArrayList<>(ranges)));
+        Map<ShareKey, Long> claims = new java.util.LinkedHashMap<>();
+        LedgerIndex.foldOldest(Map.of(KEY, ranges), kept, claims, 1);
+        assertEquals(Map.of(), claims);
+        assertEquals(ranges, kept.get(KEY));
+    }
 }
