@@ -21,6 +21,7 @@ import io.gapless.kafka.share.txn.ShareLedgerModelChecker.Result;
 import org.apache.kafka.clients.consumer.MockShareConsumer;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.slf4j.Logger;
@@ -35,14 +36,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Runs {@link ShareLedgerModelChecker} over the SDK's commit-check rules (no violation) and over the
- * rules before issue 22 (it must find their duplicates). Bounds in the default build: 2 consumers
- * and 2 producers (one transaction may take both consumers), 2 records, delivery limit 2, 2 ledger
- * entries, a snapshot (with or without the ledger truncated below it) possible after every commit,
- * one crash anywhere (128 thousand states, about 5 s). deleteRecords on the input with an offset reset
- * (5.7 million states), 3 records and more entries run under -Dgapless.soak=true.
+ * rules before issue 22 (it must find their duplicates). Each run logs its state count and time.
+ * The default build runs the bound of issue 22 (2 consumers and 2 producers, one transaction may
+ * take both consumers; 3 records; delivery limit 2; a snapshot, with or without the ledger
+ * truncated below it, possible after every commit; one crash anywhere) and, at smaller bounds, the
+ * Kafka behaviours that bound leaves out: two share-partitions with a REJECTed record, the input
+ * topic deleted and re-created, deleteRecords on the input, an offset reset or the group deleted and
+ * re-created. Deeper bounds run under -Dgapless.soak=true.
  */
 class ShareLedgerModelCheckerTest {
     private static final Logger log = LoggerFactory.getLogger(ShareLedgerModelCheckerTest.class);
+
+    /** The bound of issue 22. */
+    static final Bounds DEFAULT = new Bounds(2, 3, 2, 2, 1, true, false, false);
+    /** A latest-initialized group (record 0 below its start) reset backwards: TRACE_LATEST_RESET. */
+    static final Bounds LATEST_RESET = new Bounds(2, 2, 2, 2, 0, true, true, false).withLatestBacklog(1);
 
     private final List<ConsumerTransactionSupport<String, String>> consumers = new ArrayList<>();
 
@@ -76,19 +84,43 @@ class ShareLedgerModelCheckerTest {
 
     @Test
     void theCurrentRulesCommitEveryInputAtMostOnceAndOnceQuietExactlyOnceOrArchived() {
-        assertHolds(run(new Bounds(2, 2, 2, 2, 1, true, false, false), LedgerRules.CURRENT));
+        assertHolds(run(DEFAULT, LedgerRules.CURRENT));
     }
 
     @Test
-    @EnabledIfSystemProperty(named = "gapless.soak", matches = "true")
-    void withDeleteRecordsOnTheInputAndAnOffsetReset() {
-        // 5.7 million states, about 105 s on the shared build machine.
+    void twoSharePartitionsWithARejectedRecord() {
+        assertHolds(run(new Bounds(2, 3, 2, 2, 0, true, false, false).withPartitions(2).withRejectLast(), LedgerRules.CURRENT));
+    }
+
+    @Test
+    void theInputTopicDeletedAndReCreated() {
+        assertHolds(run(new Bounds(2, 2, 2, 2, 1, true, false, false).withRecreatedTopic(1), LedgerRules.CURRENT));
+    }
+
+    @Test
+    void anOffsetResetOrTheGroupReCreatedWithDeleteRecordsOnTheInput() {
         assertHolds(run(new Bounds(2, 2, 2, 2, 0, true, true, true), LedgerRules.CURRENT));
+    }
+
+    /**
+     * TransactionalShareBacklogAfterResetIT as a model: a group initialized at latest (record 0 is the
+     * backlog below its start), reset backwards to 0 later. Today's rules lose the backlog record: a
+     * snapshot kept the start offset as a watermark, and after the reset every delivery of the never
+     * processed record lies below it and is released as "already acknowledged" until the delivery
+     * limit archives it. Enabled once the ledger learns incarnations from the group (branch eos22reset).
+     */
+    @Test
+    @Disabled("finds the loss of TransactionalShareBacklogAfterResetIT in today's rules; see the trace in the javadoc of LATEST_RESET")
+    void aLatestInitializedGroupResetBackwardsOutputsItsBacklogOnce() {
+        assertHolds(run(LATEST_RESET, LedgerRules.CURRENT));
     }
 
     @Test
     void theRulesBeforeIssue22CommitAnInputTwice() {
         Result r = run(new Bounds(2, 2, 2, 2, 1, true, false, false), new OldLedgerRules());
+        assertFalse(r.ok(), "the checker finds the duplicates of the old rules");
+        assertTrue(r.violation().contains("committed 2 times"), r.violation());
+        r = run(DEFAULT, new OldLedgerRules());
         assertFalse(r.ok(), "the checker finds the duplicates of the old rules");
         assertTrue(r.violation().contains("committed 2 times"), r.violation());
     }
@@ -98,5 +130,7 @@ class ShareLedgerModelCheckerTest {
     void deeperBounds() {
         assertHolds(run(new Bounds(2, 3, 2, 3, 1, true, false, false), LedgerRules.CURRENT));
         assertHolds(run(new Bounds(2, 2, 2, 3, 1, true, true, true), LedgerRules.CURRENT));
+        assertHolds(run(new Bounds(2, 3, 2, 2, 1, true, false, false).withPartitions(2).withRejectLast(), LedgerRules.CURRENT));
+        assertHolds(run(new Bounds(2, 3, 2, 2, 1, true, true, true).withRecreatedTopic(1), LedgerRules.CURRENT));
     }
 }
