@@ -67,7 +67,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *       from "skipped";</li>
  *   <li>REJECT by the holder archives the record; RENEW keeps it with its holder at the same
  *       delivery; RELEASE makes it available at the next delivery, and archives it at the limit;</li>
- *   <li>each share-partition has its own start offset;</li>
+ *   <li>each share-partition has its own state (lag, start offset);</li>
  *   <li>what the group's description and offsets show across an offset reset.</li>
  * </ul>
  */
@@ -207,8 +207,8 @@ class ShareAcknowledgeFactsIT {
     }
 
     /**
-     * RENEW by the holder keeps the record acquired by it at the same delivery: its later ACCEPT of that
-     * delivery is accepted, and the record leaves the group then (delivery 1 throughout).
+     * RENEW by the holder keeps the record acquired by it at the same delivery: the holder's next poll
+     * returns it again with its delivery count unchanged, and its ACCEPT of that delivery is accepted.
      */
     @Test
     void aRenewByTheHolderKeepsTheRecordWithItAtTheSameDelivery() throws Exception {
@@ -217,9 +217,12 @@ class ShareAcknowledgeFactsIT {
         KafkaShareConsumer<String, String> h1 = consumer();
         ConsumerRecords<String, String> got = pollUntilSome(h1);
         assertEquals(Optional.empty(), acknowledgeAndCommit(h1, got, AcknowledgeType.RENEW), "the holder's RENEW is accepted");
-        assertEquals(false, allAcknowledged(kafka, group, input), "renewed: not acknowledged");
-        Optional<KafkaException> accept = acknowledgeAndCommit(h1, got, AcknowledgeType.ACCEPT);
-        log.info("Fact: ACCEPT of a renewed delivery by its holder: {}", accept);
+        ConsumerRecords<String, String> again = pollUntilSome(h1);
+        ConsumerRecord<String, String> r = again.iterator().next();
+        assertEquals(0, r.offset());
+        assertEquals((short) 1, r.deliveryCount().orElseThrow(), "renewed: back with its holder, the same delivery");
+        Optional<KafkaException> accept = acknowledgeAndCommit(h1, again, AcknowledgeType.ACCEPT);
+        log.info("Fact: a renewed record comes back to its holder at delivery {}; its ACCEPT: {}", r.deliveryCount().orElseThrow(), accept);
         assertEquals(Optional.empty(), accept, "the renewed delivery is still the holder's");
         await().atMost(Duration.ofSeconds(30)).until(() -> allAcknowledged(kafka, group, input));
     }
@@ -241,9 +244,9 @@ class ShareAcknowledgeFactsIT {
         log.info("Fact: RELEASE at the delivery limit 2: archived (lag 0), start offset {}", startOffset(kafka, group, input));
     }
 
-    /** Each share-partition has its own start offset: acknowledging partition 0 moves its start, not partition 1's. */
+    /** Each share-partition has its own state: accepting partition 0's record leaves partition 1's to deliver (lag 0 and 1). */
     @Test
-    void eachSharePartitionHasItsOwnStartOffset() throws Exception {
+    void eachSharePartitionHasItsOwnState() throws Exception {
         String two = TestTopics.unique("facts-two");
         kafka.createTopic(two, 2);
         configureGroup(kafka, group, 30_000, 5);
@@ -276,17 +279,17 @@ class ShareAcknowledgeFactsIT {
         });
         TopicPartition p0 = new TopicPartition(two, 0);
         TopicPartition p1 = new TopicPartition(two, 1);
-        long[] starts = new long[2];
+        // The reported start offsets trail (see anOffsetResetMovesTheStartOffsetBackwards); the lag is per share-partition too.
+        long[] lags = {-1, -1};
         await().atMost(Duration.ofSeconds(30)).until(() -> {
             Map<TopicPartition, SharePartitionOffsetInfo> info = kafka.admin()
                     .listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec().topicPartitions(List.of(p0, p1))))
                     .partitionsToOffsetInfo(group).get(30, TimeUnit.SECONDS);
-            starts[0] = info.get(p0) == null ? -1 : info.get(p0).startOffset();
-            starts[1] = info.get(p1) == null ? -1 : info.get(p1).startOffset();
-            return starts[0] == 1;
+            lags[0] = info.get(p0) == null ? -1 : info.get(p0).lag().orElse(-1L);
+            lags[1] = info.get(p1) == null ? -1 : info.get(p1).lag().orElse(-1L);
+            return lags[0] == 0 && lags[1] == 1;
         });
-        log.info("Fact: start offsets per share-partition: partition 0 {}, partition 1 {}", starts[0], starts[1]);
-        assertTrue(starts[1] <= 0, "partition 1's start did not move with partition 0's: " + starts[1]);
+        log.info("Fact: per share-partition state: partition 0 lag {} (accepted), partition 1 lag {} (released)", lags[0], lags[1]);
     }
 
     /** What the cluster exposes about a group across an offset reset (logged for RATIONALE; the SPSO moving back is asserted). */
