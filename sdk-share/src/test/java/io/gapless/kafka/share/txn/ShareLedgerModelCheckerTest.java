@@ -41,8 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * take both consumers; 3 records, the last one REJECTed; delivery limit 2; 2 ledger entries; a
  * snapshot, with or without the ledger truncated below it, possible after every commit; one crash
  * anywhere) and, at 2 records, the Kafka behaviours that bound leaves out: two share-partitions, the
- * input topic deleted and re-created, deleteRecords on the input with an offset reset or the group
- * deleted and re-created. Figures in sdk-share/RATIONALE.md ("The model checker"). Deeper bounds
+ * input topic deleted and re-created; deleteRecords on the input with an offset reset or the group
+ * deleted and re-created runs under soak (5.8 million states). Figures in sdk-share/RATIONALE.md ("The model checker"). Deeper bounds
  * run under -Dgapless.soak=true.
  */
 class ShareLedgerModelCheckerTest {
@@ -106,7 +106,9 @@ class ShareLedgerModelCheckerTest {
      * counted and logged at WARN (what the SDK promises today after a reset: RATIONALE, "Incarnations").
      */
     @Test
+    @EnabledIfSystemProperty(named = "gapless.soak", matches = "true")
     void anOffsetResetOrTheGroupReCreatedWithDeleteRecordsOnTheInput() {
+        // 5.8 million states, about 6 minutes on the shared build machine: soak only.
         assertHolds(run(RESET.withVerdictArchivesWarned(), LedgerRules.CURRENT));
     }
 
