@@ -15,8 +15,13 @@
  */
 package io.gapless.kafka.share.ledger;
 
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /** Ledger indexes built by hand, for the decision tests of other packages (the snapshot and confirmation setters are package-private). */
 public final class LedgerIndexes {
@@ -66,5 +71,27 @@ public final class LedgerIndexes {
     /** Applies a snapshot below {@code coversBelow} taken from {@code index} itself with the start offsets given (pruning). */
     public static void snapshotAndApply(LedgerIndex index, long coversBelow, Map<ShareKey, Long> startOffsets) {
         index.applySnapshot(index.snapshot(coversBelow, startOffsets));
+    }
+
+    /**
+     * A snapshot of {@code index} below {@code coversBelow} taken as {@code AckLedger} takes one: the
+     * share-partitions the index holds, those {@code dead} says no longer exist kept as dead
+     * watermarks, the others pruned below the start offset {@code startOffset} reports (null: none
+     * reported, not pruned).
+     */
+    public static Object snapshotOfKeys(LedgerIndex index, long coversBelow, Function<ShareKey, Long> startOffset, Predicate<ShareKey> dead) {
+        Set<ShareKey> deadKeys = new HashSet<>();
+        Map<ShareKey, Long> starts = new HashMap<>();
+        for (ShareKey key : index.keys()) {
+            if (dead.test(key)) {
+                deadKeys.add(key);
+            } else {
+                Long start = startOffset.apply(key);
+                if (start != null) {
+                    starts.put(key, start);
+                }
+            }
+        }
+        return index.snapshot(coversBelow, starts, deadKeys);
     }
 }

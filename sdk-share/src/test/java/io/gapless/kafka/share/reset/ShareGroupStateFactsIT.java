@@ -47,6 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What Kafka 4.4 reports about a share group's partition state after the operations the SDK's
@@ -75,6 +76,59 @@ class ShareGroupStateFactsIT {
         assertEquals(3L, startOffset(group, tp).orElseThrow(), "the operator's offset is the reported start");
         assertEquals(List.of("a-3", "a-4", "a-5", "a-6", "a-7", "a-8", "a-9"), consumeAll(group, topic),
                 "accepted records are delivered again from the operator's offset");
+    }
+
+    /**
+     * A group at {@code latest} starts its share-partition at the log end when its first member
+     * fetches: the records before are never delivered; an operator's reset to 0 moves the start back
+     * and delivers them, each at delivery 1.
+     */
+    @Test
+    void aGroupStartedAtLatestSkipsTheBacklogAndAResetBackwardsDeliversItAtDeliveryOne() throws Exception {
+        String topic = TestTopics.unique("facts-latest");
+        String group = groupWithReset("latest");
+        TopicPartition tp = new TopicPartition(topic, 0);
+        kafka.createTopic(topic, 1);
+        produce(topic, "backlog", 3);
+        List<ConsumerRecord<String, String>> firstSeen = new ArrayList<>();
+        try (KafkaShareConsumer<String, String> c = consumer(group, "explicit")) {
+            c.subscribe(List.of(topic));
+            int[] probe = {0};
+            // Probes until one arrives: the share-partition is then initialized at the log end it saw.
+            await().pollInSameThread().atMost(WAIT).until(() -> {
+                produce(topic, "probe" + probe[0]++, 1);
+                for (int i = 0; i < 3 && firstSeen.isEmpty(); i++) {
+                    for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(300))) {
+                        firstSeen.add(r);
+                        c.acknowledge(r);
+                    }
+                }
+                c.commitSync();
+                return !firstSeen.isEmpty();
+            });
+        }
+        assertTrue(firstSeen.stream().noneMatch(r -> r.value().startsWith("backlog")), "latest: the backlog is not delivered " + firstSeen);
+        assertTrue(startOffset(group, tp).orElseThrow() > 3, "the start lies above the backlog");
+        await().atMost(WAIT).ignoreExceptions().until(() -> {
+            kafka.admin().alterShareGroupOffsets(group, Map.of(tp, 0L)).all().get(10, TimeUnit.SECONDS);
+            return true;
+        });
+        assertEquals(0L, startOffset(group, tp).orElseThrow(), "the reset moved the start back to 0");
+        List<ConsumerRecord<String, String>> replay = new ArrayList<>();
+        try (KafkaShareConsumer<String, String> c = consumer(group, "explicit")) {
+            c.subscribe(List.of(topic));
+            await().pollInSameThread().atMost(WAIT).until(() -> {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+                    replay.add(r);
+                    c.acknowledge(r);
+                }
+                c.commitSync();
+                return replay.stream().filter(r -> r.value().startsWith("backlog")).count() == 3;
+            });
+        }
+        List<ConsumerRecord<String, String>> backlog = replay.stream().filter(r -> r.value().startsWith("backlog")).toList();
+        assertEquals(List.of("backlog-0", "backlog-1", "backlog-2"), backlog.stream().map(ConsumerRecord::value).toList());
+        assertTrue(backlog.stream().allMatch(r -> r.deliveryCount().orElseThrow() == 1), "the backlog at delivery 1: " + backlog);
     }
 
     @Test

@@ -29,11 +29,15 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
@@ -64,6 +68,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>an acknowledgement of a record below the SPSO (archived by the delivery limit, or below a
  *       {@code deleteRecords}) is reported as success: {@code commitSync} cannot tell "accepted"
  *       from "skipped";</li>
+ *   <li>REJECT by the holder archives the record; RENEW keeps it with its holder at the same
+ *       delivery; RELEASE makes it available at the next delivery, and archives it at the limit;</li>
+ *   <li>each share-partition has its own state (lag, start offset);</li>
  *   <li>what the group's description and offsets show across an offset reset;</li>
  *   <li>a share-partition initialized at {@code latest} starts above records it never delivered,
  *       and a reset to 0 delivers them, at delivery 1 (the start offset says nothing of processing).</li>
@@ -116,8 +123,13 @@ class ShareAcknowledgeFactsIT {
 
     private static Optional<KafkaException> acknowledgeAndCommit(KafkaShareConsumer<String, String> consumer,
                                                                  ConsumerRecords<String, String> records) {
+        return acknowledgeAndCommit(consumer, records, AcknowledgeType.ACCEPT);
+    }
+
+    private static Optional<KafkaException> acknowledgeAndCommit(KafkaShareConsumer<String, String> consumer,
+                                                                 ConsumerRecords<String, String> records, AcknowledgeType type) {
         for (ConsumerRecord<String, String> r : records) {
-            consumer.acknowledge(r, AcknowledgeType.ACCEPT);
+            consumer.acknowledge(r, type);
         }
         Map<TopicIdPartition, Optional<KafkaException>> result = consumer.commitSync(Duration.ofSeconds(30));
         assertEquals(1, result.size(), result.toString());
@@ -185,6 +197,104 @@ class ShareAcknowledgeFactsIT {
         log.info("Fact: acknowledgement of {} record(s) held below a deleteRecords: {}; SPSO now {}", held.count(), result,
                 startOffset(kafka, group, input));
         assertEquals(Optional.empty(), result, "records below the start offset moved by deleteRecords: reported as success");
+    }
+
+    /** REJECT by the holder archives the record: nothing is left to deliver (lag 0) after one delivery. */
+    @Test
+    void aRejectByTheHolderArchivesTheRecord() throws Exception {
+        configureGroup(kafka, group, 30_000, 5);
+        produce(kafka, input, 1);
+        KafkaShareConsumer<String, String> h1 = consumer();
+        ConsumerRecords<String, String> got = pollUntilSome(h1);
+        assertEquals(Optional.empty(), acknowledgeAndCommit(h1, got, AcknowledgeType.REJECT), "the holder's REJECT is accepted");
+        await().atMost(Duration.ofSeconds(30)).until(() -> allAcknowledged(kafka, group, input));
+        log.info("Fact: REJECT by the holder: archived, lag 0, start offset {}", startOffset(kafka, group, input));
+    }
+
+    /**
+     * RENEW by the holder keeps the record acquired by it at the same delivery: the holder's next poll
+     * returns it again with its delivery count unchanged, and its ACCEPT of that delivery is accepted.
+     */
+    @Test
+    void aRenewByTheHolderKeepsTheRecordWithItAtTheSameDelivery() throws Exception {
+        configureGroup(kafka, group, 30_000, 5);
+        produce(kafka, input, 1);
+        KafkaShareConsumer<String, String> h1 = consumer();
+        ConsumerRecords<String, String> got = pollUntilSome(h1);
+        assertEquals(Optional.empty(), acknowledgeAndCommit(h1, got, AcknowledgeType.RENEW), "the holder's RENEW is accepted");
+        ConsumerRecords<String, String> again = pollUntilSome(h1);
+        ConsumerRecord<String, String> r = again.iterator().next();
+        assertEquals(0, r.offset());
+        assertEquals((short) 1, r.deliveryCount().orElseThrow(), "renewed: back with its holder, the same delivery");
+        Optional<KafkaException> accept = acknowledgeAndCommit(h1, again, AcknowledgeType.ACCEPT);
+        log.info("Fact: a renewed record comes back to its holder at delivery {}; its ACCEPT: {}", r.deliveryCount().orElseThrow(), accept);
+        assertEquals(Optional.empty(), accept, "the renewed delivery is still the holder's");
+        await().atMost(Duration.ofSeconds(30)).until(() -> allAcknowledged(kafka, group, input));
+    }
+
+    /** RELEASE by the holder makes the record available again at the next delivery; at the delivery limit it archives it. */
+    @Test
+    void aReleaseRedeliversTheRecordAndAtTheDeliveryLimitArchivesIt() throws Exception {
+        configureGroup(kafka, group, 30_000, 2);
+        produce(kafka, input, 1);
+        KafkaShareConsumer<String, String> h1 = consumer();
+        ConsumerRecords<String, String> first = pollUntilSome(h1);
+        assertEquals(Optional.empty(), acknowledgeAndCommit(h1, first, AcknowledgeType.RELEASE));
+        ConsumerRecords<String, String> second = pollUntilSome(h1);
+        ConsumerRecord<String, String> again = second.iterator().next();
+        assertEquals(0, again.offset());
+        assertEquals((short) 2, again.deliveryCount().orElseThrow(), "released: delivered again, count + 1");
+        assertEquals(Optional.empty(), acknowledgeAndCommit(h1, second, AcknowledgeType.RELEASE));
+        await().atMost(Duration.ofSeconds(30)).until(() -> allAcknowledged(kafka, group, input));
+        log.info("Fact: RELEASE at the delivery limit 2: archived (lag 0), start offset {}", startOffset(kafka, group, input));
+    }
+
+    /** Each share-partition has its own state: accepting partition 0's record leaves partition 1's to deliver (lag 0 and 1). */
+    @Test
+    void eachSharePartitionHasItsOwnState() throws Exception {
+        String two = TestTopics.unique("facts-two");
+        kafka.createTopic(two, 2);
+        configureGroup(kafka, group, 30_000, 5);
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(props,
+                new StringSerializer(), new StringSerializer())) {
+            p.send(new ProducerRecord<>(two, 0, "k", "p0"));
+            p.send(new ProducerRecord<>(two, 1, "k", "p1"));
+        }
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        c.put("share.acknowledgement.mode", "explicit");
+        KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(c, new StringDeserializer(), new StringDeserializer());
+        consumer.subscribe(List.of(two));
+        closeables.add(consumer::close);
+        int[] settled = {0};
+        await().pollInSameThread().atMost(Duration.ofSeconds(30)).until(() -> {
+            ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(200));
+            for (ConsumerRecord<String, String> r : records) {
+                // Partition 0's record is accepted; partition 1's released (it stays at or above its start).
+                consumer.acknowledge(r, r.partition() == 0 ? AcknowledgeType.ACCEPT : AcknowledgeType.RELEASE);
+                settled[0] |= 1 << r.partition();
+            }
+            if (!records.isEmpty()) {
+                consumer.commitSync(Duration.ofSeconds(30));
+            }
+            return settled[0] == 3;
+        });
+        TopicPartition p0 = new TopicPartition(two, 0);
+        TopicPartition p1 = new TopicPartition(two, 1);
+        // The reported start offsets trail (see anOffsetResetMovesTheStartOffsetBackwards); the lag is per share-partition too.
+        long[] lags = {-1, -1};
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            Map<TopicPartition, SharePartitionOffsetInfo> info = kafka.admin()
+                    .listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec().topicPartitions(List.of(p0, p1))))
+                    .partitionsToOffsetInfo(group).get(30, TimeUnit.SECONDS);
+            lags[0] = info.get(p0) == null ? -1 : info.get(p0).lag().orElse(-1L);
+            lags[1] = info.get(p1) == null ? -1 : info.get(p1).lag().orElse(-1L);
+            return lags[0] == 0 && lags[1] == 1;
+        });
+        log.info("Fact: per share-partition state: partition 0 lag {} (accepted), partition 1 lag {} (released)", lags[0], lags[1]);
     }
 
     /** What the cluster exposes about a group across an offset reset (logged for RATIONALE; the SPSO moving back is asserted). */

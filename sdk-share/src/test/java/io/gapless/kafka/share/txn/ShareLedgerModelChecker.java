@@ -24,6 +24,7 @@ import io.gapless.kafka.share.ledger.ShareKey;
 import io.gapless.kafka.share.txn.LedgerCommitProtocol.Verdict;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.Uuid;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -38,35 +39,91 @@ import java.util.TreeMap;
 
 /**
  * An explicit-state explorer of the ack-ledger protocol against a model of Kafka 4.4's share
- * partition and producer transactions. Every interleaving of the actions below is explored
+ * partitions and producer transactions. Every interleaving of the actions below is explored
  * depth-first up to the {@link Bounds}; the decisions are the SDK's own ({@link LedgerRules#CURRENT}
  * calls {@link LedgerCommitProtocol}) over real {@link LedgerIndex}es and snapshots built from the
- * modelled ledger log exactly as a reader builds them.
+ * modelled ledger log exactly as a reader builds them, and snapshots pruned as {@code AckLedger}
+ * prunes them (live keys at their start offsets, keys of deleted topic ids dead).
  *
- * <p>The share partition (facts measured in ShareAcknowledgeFactsIT and the fault suites): a poll
- * acquires available records (delivery count + 1); a lock expires at any time (the record becomes
- * available, or archived at the delivery limit); an acknowledgement by the current holder of that
- * delivery is accepted; one below the start offset (SPSO: the first non-terminal offset) is reported
- * as success and changes nothing; any other is refused. {@code deleteRecords} on the input makes the
- * records below it gone. An offset reset (group empty: no lock held) makes every record available at
- * delivery 0 again. A partition initialized at {@code latest} ({@link #latestStart}) starts with the
- * records below that start skipped: never delivered until a reset makes them available.
+ * <p>The share partitions (each rule has a fact test against the 4.4 broker: sdk-share/RATIONALE.md,
+ * "The model checker"): a poll acquires available records (delivery count + 1); a lock expires at
+ * any time (the record becomes available, or archived at the delivery limit); an acknowledgement
+ * (ACCEPT, REJECT, RELEASE, RENEW) by the current holder of that delivery is accepted (RENEW keeps
+ * the record with its holder, REJECT archives it); one below the start offset (SPSO: the first
+ * non-terminal offset) is reported as success and changes nothing; any other is refused, and so is
+ * one for a deleted topic. {@code deleteRecords} on the input makes the records below it gone. A
+ * group initialized at {@code latest} starts at the log end: the backlog is not delivered until an
+ * offset reset backwards. An offset reset, or the group deleted and re-created (group empty: no lock
+ * held), makes every record of the live topics available at delivery 0 again. The input topic may be
+ * deleted and re-created: its records are gone, the new topic's (a new topic id, offsets from 0) are
+ * delivered by the group's policy (earliest).
  *
- * <p>The producer side: a transaction stages what one or two consumers hold, writes one entry, reads
- * the ledger back (step 2), waits for the fates below its entry and decides (steps 3, 4), commits
- * (outputs count), then acknowledges and writes its confirmations. An open transaction may be
- * fenced (only the entry holding the LSO) or crash; a crashed transaction stays open until its
- * timeout aborts it. After any commit a snapshot may be written (pruned below the real SPSO), and
- * the ledger may be truncated below a written snapshot.
+ * <p>The producer side: a transaction stages what one or two consumers hold (ACCEPT, or REJECT for
+ * the record the application rejects), writes one entry, reads the ledger back (step 2), waits for
+ * the fates below its entry and decides (steps 3, 4), commits (outputs count), then acknowledges and
+ * writes its confirmations. An open transaction may be fenced (only the entry holding the LSO) or
+ * crash; a crashed transaction stays open until its timeout aborts it. After any commit a snapshot
+ * may be written (pruned below the real SPSO), and the ledger may be truncated below it.
  *
- * <p>Invariants: no input's output is committed twice; no record is acknowledged without its output,
- * nor archived without it by the ledger's own release (a refusal that spends its last delivery);
+ * <p>Invariants: no input's output is committed twice; no record is acknowledged without its output;
  * in every quiet state (no action enabled, entry budget not exhausted) each input's output is
- * committed exactly once or the record was archived or deleted.
+ * committed exactly once, or the record was archived by the delivery limit after a lock expiry (what
+ * the SDK counts and logs at WARN), or it is gone (deleteRecords, deleted topic) or was never
+ * delivered by the group's policy (latest). An input archived because the SDK's own verdict released
+ * its last delivery while it was never output is a loss.
+ *
+ * <p>Reductions, both sound for these invariants: the visited set holds 128-bit fingerprints of a
+ * canonical text of each state (hash compaction: a collision could only hide states, with odds near
+ * 2^-100 at these sizes), and the text is canonical under swapping the two consumer/producer pairs
+ * (symmetry reduction: the pairs are interchangeable, the rules compare participants and
+ * transactional ids only for equality, so a state and its mirror have mirrored futures). A snapshot
+ * stays possible from a commit until one is written (no "skip it" step: skipping only removes
+ * options, every behaviour with the skip is one without it).
  */
 final class ShareLedgerModelChecker {
+    /**
+     * The bounds of one run: {@code partitions} share-partitions of the input (records spread over
+     * them), {@code rejectLast} the application rejects the last record, {@code latestBacklog} records
+     * exist before the group starts at {@code latest}, {@code recreatedTopic} records belong to the
+     * input topic re-created under a new topic id, {@code strictLoss} an input archived by the check's
+     * own release while never output is a violation (else: archived with a WARN and a metric).
+     */
     record Bounds(int consumers, int records, int deliveryLimit, int maxEntries, int crashes, boolean snapshots, boolean offsetReset,
-                  boolean deleteInput) {
+                  boolean deleteInput, int partitions, boolean rejectLast, int latestBacklog, int recreatedTopic, boolean strictLoss) {
+        Bounds(int consumers, int records, int deliveryLimit, int maxEntries, int crashes, boolean snapshots, boolean offsetReset,
+               boolean deleteInput) {
+            this(consumers, records, deliveryLimit, maxEntries, crashes, snapshots, offsetReset, deleteInput, 1, false, 0, 0, true);
+        }
+
+        Bounds withPartitions(int n) {
+            return new Bounds(consumers, records, deliveryLimit, maxEntries, crashes, snapshots, offsetReset, deleteInput, n, rejectLast,
+                    latestBacklog, recreatedTopic, strictLoss);
+        }
+
+        Bounds withRejectLast() {
+            return new Bounds(consumers, records, deliveryLimit, maxEntries, crashes, snapshots, offsetReset, deleteInput, partitions, true,
+                    latestBacklog, recreatedTopic, strictLoss);
+        }
+
+        Bounds withLatestBacklog(int n) {
+            return new Bounds(consumers, records, deliveryLimit, maxEntries, crashes, snapshots, offsetReset, deleteInput, partitions,
+                    rejectLast, n, recreatedTopic, strictLoss);
+        }
+
+        Bounds withRecreatedTopic(int n) {
+            return new Bounds(consumers, records, deliveryLimit, maxEntries, crashes, snapshots, offsetReset, deleteInput, partitions,
+                    rejectLast, latestBacklog, n, strictLoss);
+        }
+
+        /**
+         * Accepts an input archived by the check's own release at the delivery limit (counted in
+         * records-archived-by-delivery-limit-total and logged at WARN, issue 22's invariant) instead of
+         * calling it a loss: today's promise after an offset reset, which the stricter check breaks.
+         */
+        Bounds withVerdictArchivesWarned() {
+            return new Bounds(consumers, records, deliveryLimit, maxEntries, crashes, snapshots, offsetReset, deleteInput, partitions,
+                    rejectLast, latestBacklog, recreatedTopic, false);
+        }
     }
 
     /** What one run found. */
@@ -81,51 +138,90 @@ final class ShareLedgerModelChecker {
     private static final int ACKED = 2;
     private static final int ARCHIVED = 3;
     private static final int GONE = 4;
-    private static final int SKIPPED = 5;   // below the start of a partition initialized at latest
+    private static final int BELOW_INIT = 5;   // produced before the group started at latest: not delivered
+    private static final int NOT_YET = 6;      // of the re-created topic, which does not exist yet
+    private static final List<String> REC_STATES = List.of("available", "acquired", "acknowledged", "archived", "gone",
+            "below the initial start (latest)", "not created yet");
 
     private static final int OPEN = 0;
     private static final int COMMITTED = 1;
     private static final int ABORTED = 2;
 
-    private static final TopicIdPartition TIP = new TopicIdPartition(org.apache.kafka.common.Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ"), 0, "in");
-    private static final ShareKey KEY = ShareKey.of("g", TIP);
+    private static final String GROUP = "g";
+    private static final Uuid OLD_ID = Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ");
+    private static final Uuid NEW_ID = Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAg");
 
     private final Bounds bounds;
     private final LedgerRules rules;
     private final List<ShareAckParticipant> participants;
-    private int latestStart;
+    // The layout: record r is offset offsetOf[r] of share-partition tips.get(tipOf[r]).
+    private final List<TopicIdPartition> tips = new ArrayList<>();
+    private final List<ShareKey> keys = new ArrayList<>();
+    private final int[] tipOf;
+    private final int[] offsetOf;
+    private final boolean[] newTopic;     // per tip: of the re-created topic
 
     ShareLedgerModelChecker(Bounds bounds, LedgerRules rules, List<ShareAckParticipant> participants) {
+        if (bounds.consumers < 1 || bounds.consumers > 2 || bounds.partitions < 1 || bounds.recreatedTopic >= bounds.records
+                || bounds.latestBacklog + bounds.recreatedTopic > bounds.records) {
+            throw new IllegalArgumentException("Unsupported bounds " + bounds);
+        }
         this.bounds = bounds;
         this.rules = rules;
         this.participants = participants;
+        int n = bounds.records;
+        tipOf = new int[n];
+        offsetOf = new int[n];
+        int old = n - bounds.recreatedTopic;
+        for (int p = 0; p < Math.min(bounds.partitions, old); p++) {
+            tips.add(new TopicIdPartition(OLD_ID, p, "in"));
+        }
+        for (int r = 0; r < old; r++) {
+            tipOf[r] = r % bounds.partitions;
+            offsetOf[r] = r / bounds.partitions;
+        }
+        if (bounds.recreatedTopic > 0) {
+            tips.add(new TopicIdPartition(NEW_ID, 0, "in"));
+            for (int r = old; r < n; r++) {
+                tipOf[r] = tips.size() - 1;
+                offsetOf[r] = r - old;
+            }
+        }
+        newTopic = new boolean[tips.size()];
+        if (bounds.recreatedTopic > 0) {
+            newTopic[tips.size() - 1] = true;
+        }
+        tips.forEach(tip -> keys.add(ShareKey.of(GROUP, tip)));
     }
 
-    /** The partition was initialized at {@code latest} with its start at {@code offset}: the records below it are skipped. */
-    ShareLedgerModelChecker latestStart(int offset) {
-        this.latestStart = offset;
-        return this;
+    private AcknowledgeType typeOf(int r) {
+        return bounds.rejectLast && r == bounds.records - 1 ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT;
     }
 
     /** One record of the modelled ledger log. */
     private sealed interface Log permits Entry, Snapshot, Confirmations {
     }
 
-    /** A transactional entry: its writer (producer slot and generation), its ranges per consumer, its fate. */
-    private record Entry(int producer, int generation, Map<Integer, List<LedgerRange>> byConsumer, int fate) implements Log {
+    /** One staged record: the input, the delivery held, and its range as written in the entry. */
+    private record Staged(int record, int delivery, LedgerRange range) {
+    }
+
+    /** A transactional entry: its writer (producer slot and generation), what it holds per consumer, its fate. */
+    private record Entry(int producer, int generation, Map<Integer, List<Staged>> byConsumer, int fate) implements Log {
         Entry withFate(int f) {
             return new Entry(producer, generation, byConsumer, f);
         }
     }
 
-    private record Snapshot(Object snapshot, long coversBelow) implements Log {
+    /** A snapshot record, with its text for the state's fingerprint. */
+    private record Snapshot(Object snapshot, long coversBelow, String text) implements Log {
     }
 
     private record Confirmations(List<LedgerConfirmation> confirmations) implements Log {
     }
 
-    /** A producer's transaction: its participants' staged ranges, its entry's offset, its phase. */
-    private record Txn(int phase, Map<Integer, List<LedgerRange>> staged, int entry) {
+    /** A producer's transaction: its participants' staged records, its entry's offset, its phase. */
+    private record Txn(int phase, Map<Integer, List<Staged>> staged, int entry) {
     }
 
     private static final int STAGED_WAITING = 1;   // entry written, step 2 passed, waiting for the fates below it
@@ -136,7 +232,8 @@ final class ShareLedgerModelChecker {
         int[] delivery;
         int[] holder;
         int[] output;
-        List<Map<Integer, Integer>> held;   // per consumer: offset -> delivery count it holds (in memory)
+        boolean[] droppedByVerdict;         // archived because the SDK's verdict released its last delivery
+        int[][] held;                       // per consumer and record: the delivery count it holds in memory, 0 for none
         Txn[] txn;                          // per producer; null when idle
         int[] generation;                   // per producer: transactional.id generation (a crash restarts with a new id)
         boolean[] crashedOpen;              // per producer generation: an open entry left by a crash (aborted by its timeout)
@@ -147,7 +244,7 @@ final class ShareLedgerModelChecker {
         boolean snapshotDue;
         boolean resetDone;
         boolean deleteDone;
-        int archivedByRelease = -1;         // an input the ledger's release archived without output
+        boolean recreated;
 
         State copy() {
             State s = new State();
@@ -155,8 +252,11 @@ final class ShareLedgerModelChecker {
             s.delivery = delivery.clone();
             s.holder = holder.clone();
             s.output = output.clone();
-            s.held = new ArrayList<>();
-            held.forEach(m -> s.held.add(new TreeMap<>(m)));
+            s.droppedByVerdict = droppedByVerdict.clone();
+            s.held = new int[held.length][];
+            for (int c = 0; c < held.length; c++) {
+                s.held[c] = held[c].clone();
+            }
             s.txn = txn.clone();
             s.generation = generation.clone();
             s.crashedOpen = crashedOpen.clone();
@@ -167,44 +267,76 @@ final class ShareLedgerModelChecker {
             s.snapshotDue = snapshotDue;
             s.resetDone = resetDone;
             s.deleteDone = deleteDone;
-            s.archivedByRelease = archivedByRelease;
+            s.recreated = recreated;
             return s;
         }
 
-        String key() {
-            StringBuilder b = new StringBuilder();
-            b.append(Arrays.toString(rec)).append(Arrays.toString(delivery)).append(Arrays.toString(holder)).append(Arrays.toString(output))
-                    .append(held);
-            for (Txn t : txn) {
-                b.append(t == null ? "-" : t.phase + "/" + t.entry);
+        /** The state's text with consumer/producer slot c written as perm[c]. */
+        void key(int[] perm, StringBuilder b) {
+            int n = perm.length;
+            int[] inv = new int[n];
+            for (int c = 0; c < n; c++) {
+                inv[perm[c]] = c;
             }
-            b.append(Arrays.toString(generation)).append(Arrays.toString(crashedOpen))
-                    .append(logStart).append(entries).append(crashes).append(snapshotDue).append(resetDone).append(deleteDone)
-                    .append(archivedByRelease);
+            for (int r = 0; r < rec.length; r++) {
+                b.append(rec[r]).append(delivery[r]).append(holder[r] < 0 ? '-' : (char) ('0' + perm[holder[r]])).append(output[r])
+                        .append(droppedByVerdict[r] ? 'd' : '.');
+            }
+            for (int c = 0; c < n; c++) {
+                b.append('H');
+                for (int d : held[inv[c]]) {
+                    b.append(d);
+                }
+                Txn t = txn[inv[c]];
+                if (t == null) {
+                    b.append('-');
+                } else {
+                    b.append(t.phase).append('/').append(t.entry);
+                }
+                b.append('g').append(generation[inv[c]]);
+                int g = generations();
+                for (int i = 0; i < g; i++) {
+                    b.append(crashedOpen[inv[c] * g + i] ? '1' : '0');
+                }
+            }
+            b.append('|').append(logStart).append(',').append(entries).append(',').append(crashes).append(snapshotDue ? 's' : '.')
+                    .append(resetDone ? 'r' : '.').append(deleteDone ? 'x' : '.').append(recreated ? 'n' : '.');
             for (Log l : log) {
                 if (l instanceof Entry e) {
-                    b.append('E').append(e.producer).append(e.generation).append(e.fate);
-                    e.byConsumer.forEach((c, list) -> {
-                        b.append(c).append(':');
-                        list.forEach(r -> b.append(r.first()).append('@').append(r.deliveryCount()).append(','));
-                    });
+                    b.append('E').append(perm[e.producer]).append(e.generation).append(e.fate);
+                    for (int c = 0; c < n; c++) {
+                        List<Staged> list = e.byConsumer.get(inv[c]);
+                        if (list != null) {
+                            b.append(c).append(':');
+                            list.forEach(x -> b.append(x.record).append('@').append(x.delivery).append(','));
+                        }
+                    }
                 } else if (l instanceof Snapshot s) {
-                    b.append('S').append(s.coversBelow);
+                    b.append('S').append(s.coversBelow).append(s.text);
                 } else if (l instanceof Confirmations c) {
                     b.append('C');
-                    c.confirmations.forEach(x -> b.append(x.ledgerOffset()).append(','));
+                    c.confirmations.forEach(x -> b.append(keys.indexOf(x.key())).append('@').append(x.ledgerOffset()).append(','));
                 }
             }
-            return b.toString();
         }
 
-        int spso() {
-            for (int r = 0; r < bounds.records; r++) {
-                if (rec[r] == AVAILABLE || rec[r] == ACQUIRED) {
-                    return r;
+        boolean live(int tip) {
+            return newTopic[tip] == recreated;
+        }
+
+        /** The share-partition start offset of tip: its first offset neither acknowledged, archived nor gone. */
+        int spso(int tip) {
+            int end = 0;
+            int first = Integer.MAX_VALUE;
+            for (int r = 0; r < rec.length; r++) {
+                if (tipOf[r] == tip) {
+                    end = Math.max(end, offsetOf[r] + 1);
+                    if ((rec[r] == AVAILABLE || rec[r] == ACQUIRED) && offsetOf[r] < first) {
+                        first = offsetOf[r];
+                    }
                 }
             }
-            return bounds.records;
+            return Math.min(first, end);
         }
 
         int firstOpen() {
@@ -237,9 +369,7 @@ final class ShareLedgerModelChecker {
             Log l = s.log.get(i);
             if (l instanceof Entry e) {
                 if (!committedOnly || e.fate == COMMITTED) {
-                    Map<ShareKey, List<LedgerRange>> ranges = new LinkedHashMap<>();
-                    e.byConsumer.values().forEach(list -> ranges.computeIfAbsent(KEY, k -> new ArrayList<>()).addAll(list));
-                    index.addEntry(new LedgerEntry("p" + e.producer + "." + e.generation, ranges), 1);
+                    index.addEntry(new LedgerEntry("p" + e.producer + "." + e.generation, ours(e.byConsumer)), 1);
                 }
             } else if (l instanceof Snapshot snap) {
                 LedgerIndexes.apply(index, snap.snapshot);
@@ -263,15 +393,19 @@ final class ShareLedgerModelChecker {
         return further.complete ? further : v;
     }
 
-    private static Map<ShareKey, List<LedgerRange>> ours(Map<Integer, List<LedgerRange>> staged) {
-        List<LedgerRange> all = new ArrayList<>();
-        staged.values().forEach(all::addAll);
-        return Map.of(KEY, all);
+    private Map<ShareKey, List<LedgerRange>> ours(Map<Integer, List<Staged>> staged) {
+        Map<ShareKey, List<LedgerRange>> m = new LinkedHashMap<>();
+        staged.values().forEach(list -> list.forEach(x -> m.computeIfAbsent(keys.get(tipOf[x.record]), k -> new ArrayList<>()).add(x.range)));
+        return m;
     }
 
-    private Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> asParticipants(Map<Integer, List<LedgerRange>> staged) {
+    private Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> asParticipants(Map<Integer, List<Staged>> staged) {
         Map<ShareAckParticipant, Map<TopicIdPartition, List<LedgerRange>>> m = new LinkedHashMap<>();
-        staged.forEach((c, list) -> m.put(participants.get(c), Map.of(TIP, list)));
+        staged.forEach((c, list) -> {
+            Map<TopicIdPartition, List<LedgerRange>> byTip = new LinkedHashMap<>();
+            list.forEach(x -> byTip.computeIfAbsent(tips.get(tipOf[x.record]), k -> new ArrayList<>()).add(x.range));
+            m.put(participants.get(c), byTip);
+        });
         return m;
     }
 
@@ -282,19 +416,24 @@ final class ShareLedgerModelChecker {
 
     // ---- exploration ----
 
-    private final Set<String> seen = new HashSet<>();  // fingerprints
+    private final Fingerprints seen = new Fingerprints();
     // Successors of the last state expanded that are not optional environment steps (snapshots, truncation, reset, deleteRecords).
     private int progress;
     private long quiet;
     private String violation;
     private List<String> violationTrace = List.of();
 
+    /** A step's text, built only for a trace. */
+    private interface Step {
+        String text();
+    }
+
     /** A state on the depth-first stack, with the step that reached it and its parent (for the trace). */
-    private record Node(State state, String step, Node parent) {
+    private record Node(State state, Object step, Node parent) {
         List<String> trace() {
             List<String> t = new ArrayList<>();
             for (Node n = this; n != null && n.step != null; n = n.parent) {
-                t.add(0, n.step);
+                t.add(0, n.step instanceof Step st ? st.text() : n.step.toString());
             }
             return t;
         }
@@ -305,25 +444,27 @@ final class ShareLedgerModelChecker {
         State init = new State();
         int n = bounds.records;
         init.rec = new int[n];
+        for (int r = 0; r < n; r++) {
+            init.rec[r] = newTopic[tipOf[r]] ? NOT_YET : r < bounds.latestBacklog ? BELOW_INIT : AVAILABLE;
+        }
         init.delivery = new int[n];
         init.holder = new int[n];
         Arrays.fill(init.holder, -1);
-        Arrays.fill(init.rec, 0, Math.min(latestStart, n), SKIPPED);
         init.output = new int[n];
-        init.held = new ArrayList<>();
-        for (int c = 0; c < bounds.consumers; c++) {
-            init.held.add(new TreeMap<>());
-        }
+        init.droppedByVerdict = new boolean[n];
+        init.held = new int[bounds.consumers][n];
         init.txn = new Txn[bounds.consumers];
         init.generation = new int[bounds.consumers];
         init.crashedOpen = new boolean[bounds.consumers * generations()];
         Deque<Node> stack = new ArrayDeque<>();
         stack.push(new Node(init, null, null));
-        seen.add(fingerprint(init.key()));
+        visit(init);
         boolean progressLog = Boolean.getBoolean("gapless.model.progress");
+        long nextReport = 500_000;
         while (!stack.isEmpty() && violation == null) {
             Node top = stack.pop();
-            if (progressLog && seen.size() % 50_000 == 0) {
+            if (progressLog && seen.size() >= nextReport) {
+                nextReport += 500_000;
                 System.err.println(seen.size() + " states, stack " + stack.size() + ", " + (System.nanoTime() - start) / 1_000_000 + " ms");
             }
             State s = top.state;
@@ -334,13 +475,13 @@ final class ShareLedgerModelChecker {
             }
             for (Object[] n2 : next) {
                 State t = (State) n2[0];
-                Node child = new Node(t, (String) n2[1], top);
+                Node child = new Node(t, n2[1], top);
                 String why = check(t);
                 if (why != null && violation == null) {
                     violation = why;
                     violationTrace = child.trace();
                 }
-                if (violation == null && seen.add(fingerprint(t.key()))) {
+                if (violation == null && visit(t)) {
                     stack.push(child);
                 }
             }
@@ -348,16 +489,84 @@ final class ShareLedgerModelChecker {
         return new Result(seen.size(), quiet, (System.nanoTime() - start) / 1_000_000, violation, violationTrace);
     }
 
-    // 128 bits of the state's canonical text: the visited set holds numbers, not the texts.
-    private static String fingerprint(String key) {
+    private static final int[][] PERMS_1 = {{0}};
+    private static final int[][] PERMS_2 = {{0, 1}, {1, 0}};
+
+    private final StringBuilder keyA = new StringBuilder(512);
+    private final StringBuilder keyB = new StringBuilder(512);
+
+    // 128 bits of the state's canonical text (the least of its text and its mirror's): the visited set holds numbers, not texts.
+    private boolean visit(State s) {
+        keyA.setLength(0);
+        s.key(PERMS_2[0].length == bounds.consumers ? PERMS_2[0] : PERMS_1[0], keyA);
+        StringBuilder best = keyA;
+        if (bounds.consumers == 2) {
+            keyB.setLength(0);
+            s.key(PERMS_2[1], keyB);
+            if (CharSequence.compare(keyB, keyA) < 0) {
+                best = keyB;
+            }
+        }
         long h1 = 1125899906842597L;
         long h2 = 0xcbf29ce484222325L;
-        for (int i = 0; i < key.length(); i++) {
-            char ch = key.charAt(i);
+        for (int i = 0; i < best.length(); i++) {
+            char ch = best.charAt(i);
             h1 = 31 * h1 + ch;
             h2 = (h2 ^ ch) * 0x100000001b3L;
         }
-        return Long.toHexString(h1) + Long.toHexString(h2);
+        return seen.add(h1, h2);
+    }
+
+    /** An open-addressing set of 128-bit fingerprints (two longs a slot; 0/0 marks a free slot). */
+    private static final class Fingerprints {
+        private long[] slots = new long[2 << 16];
+        private int size;
+
+        boolean add(long a, long b) {
+            if (a == 0 && b == 0) {
+                b = 1;
+            }
+            if (2L * (size + 1) * 2 > slots.length) {
+                grow();
+            }
+            int mask = slots.length / 2 - 1;
+            int i = (int) (mix(a ^ b) & mask);
+            while (true) {
+                long x = slots[2 * i];
+                long y = slots[2 * i + 1];
+                if (x == 0 && y == 0) {
+                    slots[2 * i] = a;
+                    slots[2 * i + 1] = b;
+                    size++;
+                    return true;
+                }
+                if (x == a && y == b) {
+                    return false;
+                }
+                i = (i + 1) & mask;
+            }
+        }
+
+        int size() {
+            return size;
+        }
+
+        private void grow() {
+            long[] old = slots;
+            slots = new long[old.length * 2];
+            size = 0;
+            for (int i = 0; i < old.length; i += 2) {
+                if (old[i] != 0 || old[i + 1] != 0) {
+                    add(old[i], old[i + 1]);
+                }
+            }
+        }
+
+        private static long mix(long z) {
+            z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+            z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+            return z ^ (z >>> 33);
+        }
     }
 
     private String check(State s) {
@@ -368,9 +577,9 @@ final class ShareLedgerModelChecker {
             if (s.rec[r] == ACKED && s.output[r] == 0) {
                 return "input " + r + " acknowledged without output";
             }
-        }
-        if (s.archivedByRelease >= 0) {
-            return "input " + s.archivedByRelease + " archived without output by the ledger's release";
+            if (bounds.strictLoss && s.rec[r] == ARCHIVED && s.output[r] == 0 && s.droppedByVerdict[r]) {
+                return "input " + r + " lost: never output, archived because the ack-ledger check released its last delivery";
+            }
         }
         return null;
     }
@@ -380,10 +589,12 @@ final class ShareLedgerModelChecker {
             return; // cut by the bound, not quiet
         }
         for (int r = 0; r < bounds.records; r++) {
-            // Skipped at latest and never reset: plain Kafka never delivers it either.
-            if (s.output[r] != 1 && s.rec[r] != ARCHIVED && s.rec[r] != GONE && s.rec[r] != SKIPPED) {
-                violation = "quiet, but input " + r + " has " + s.output[r] + " outputs and is " + List.of("available", "acquired",
-                        "acknowledged", "archived", "gone", "skipped").get(s.rec[r]);
+            String why = null;
+            if (s.output[r] != 1 && s.rec[r] != ARCHIVED && s.rec[r] != GONE && s.rec[r] != BELOW_INIT && s.rec[r] != NOT_YET) {
+                why = "quiet, but input " + r + " has " + s.output[r] + " outputs and is " + REC_STATES.get(s.rec[r]);
+            }
+            if (why != null) {
+                violation = why;
                 violationTrace = node.trace();
                 return;
             }
@@ -399,7 +610,8 @@ final class ShareLedgerModelChecker {
                 State t = s.copy();
                 t.rec[r] = t.delivery[r] >= bounds.deliveryLimit ? ARCHIVED : AVAILABLE;
                 t.holder[r] = -1;
-                out.add(new Object[]{t, "lock of " + r + " expires"});
+                int expired = r;
+                out.add(new Object[]{t, (Step) () -> "lock of " + expired + " expires"});
             }
         }
         for (int c = 0; c < bounds.consumers; c++) {
@@ -416,16 +628,18 @@ final class ShareLedgerModelChecker {
                         t.rec[r] = ACQUIRED;
                         t.delivery[r]++;
                         t.holder[r] = c;
-                        t.held.get(c).put(r, t.delivery[r]);
+                        t.held[c][r] = t.delivery[r];
                         got.add(r);
                     }
                 }
                 if (!got.isEmpty() && (all || got.size() == 1)) {
-                    out.add(new Object[]{t, "c" + c + " polls " + got});
+                    int poller = c;
+                    out.add(new Object[]{t, (Step) () -> "c" + poller + " polls " + got});
                 }
                 if (!all && got.isEmpty()) {
-                    if (!s.held.get(c).isEmpty()) {
-                        out.add(new Object[]{t, "c" + c + " polls nothing, releases what it held"});
+                    if (holds(s, c)) {
+                        int poller = c;
+                        out.add(new Object[]{t, (Step) () -> "c" + poller + " polls nothing, releases what it held"});
                     }
                     break;
                 }
@@ -450,17 +664,18 @@ final class ShareLedgerModelChecker {
             if (s.log.get(i) instanceof Entry e && e.fate == OPEN && s.crashedOpen[e.producer * generations() + e.generation]) {
                 State t = s.copy();
                 t.log.set(i, e.withFate(ABORTED));
-                out.add(new Object[]{t, "transaction timeout aborts entry " + i});
+                int aborted = i;
+                out.add(new Object[]{t, (Step) () -> "transaction timeout aborts entry " + aborted});
             }
         }
         progress = out.size();
         if (bounds.snapshots && s.snapshotDue) {
             snapshot(s, out);
         }
-        if (bounds.deleteInput && !s.deleteDone) {
+        if (bounds.deleteInput && !s.deleteDone && s.live(tipOf[0])) {
             State t = s.copy();
             t.deleteDone = true;
-            if (t.rec[0] == AVAILABLE || t.rec[0] == ACQUIRED || t.rec[0] == SKIPPED) {
+            if (t.rec[0] == AVAILABLE || t.rec[0] == ACQUIRED) {
                 t.rec[0] = GONE;
                 t.holder[0] = -1;
             }
@@ -470,60 +685,90 @@ final class ShareLedgerModelChecker {
             State t = s.copy();
             t.resetDone = true;
             for (int r = 0; r < n; r++) {
-                if (t.rec[r] != GONE) {
+                if (t.rec[r] != GONE && t.rec[r] != NOT_YET && t.live(tipOf[r])) {
                     t.rec[r] = AVAILABLE;
                     t.delivery[r] = 0;
                 }
             }
-            out.add(new Object[]{t, "offsets reset to 0 (group empty)"});
+            out.add(new Object[]{t, "offsets reset to 0, or the group deleted and re-created at earliest (group empty)"});
+        }
+        if (bounds.recreatedTopic > 0 && !s.recreated) {
+            State t = s.copy();
+            t.recreated = true;
+            for (int r = 0; r < n; r++) {
+                if (newTopic[tipOf[r]]) {
+                    t.rec[r] = AVAILABLE;
+                } else if (t.rec[r] == AVAILABLE || t.rec[r] == ACQUIRED || t.rec[r] == BELOW_INIT) {
+                    t.rec[r] = GONE;
+                    t.holder[r] = -1;
+                }
+            }
+            out.add(new Object[]{t, "input topic deleted and re-created (new topic id, delivered from offset 0)"});
         }
         return out;
     }
 
-    // Kafka's answer to an acknowledgement of record r at delivery d by consumer c.
-    private static boolean kafkaAcknowledge(State t, int c, int r, int d, AcknowledgeType type, int limit) {
+    // Kafka's answer to an acknowledgement of record r at delivery d by consumer c: whether it is reported as success.
+    private boolean kafkaAcknowledge(State t, int c, int r, int d, AcknowledgeType type) {
+        if (!t.live(tipOf[r])) {
+            return false; // its topic was deleted: the share-partition is gone
+        }
         if (t.rec[r] == ACQUIRED && t.holder[r] == c && t.delivery[r] == d) {
             t.holder[r] = -1;
             if (type == AcknowledgeType.ACCEPT || type == AcknowledgeType.REJECT) {
                 t.rec[r] = type == AcknowledgeType.ACCEPT ? ACKED : ARCHIVED;
             } else if (type == AcknowledgeType.RELEASE) {
-                t.rec[r] = d >= limit ? ARCHIVED : AVAILABLE;
+                t.rec[r] = d >= bounds.deliveryLimit ? ARCHIVED : AVAILABLE;
             } else {
                 t.holder[r] = c; // RENEW
             }
             return true;
         }
-        return r < t.spso(); // below the start offset: skipped, reported as success
+        return offsetOf[r] < t.spso(tipOf[r]); // below the start offset: skipped, reported as success
     }
 
     private void releaseHeld(State t, int c) {
-        for (Map.Entry<Integer, Integer> h : t.held.get(c).entrySet()) {
-            kafkaAcknowledge(t, c, h.getKey(), h.getValue(), AcknowledgeType.RELEASE, bounds.deliveryLimit);
+        for (int r = 0; r < bounds.records; r++) {
+            if (t.held[c][r] > 0) {
+                kafkaAcknowledge(t, c, r, t.held[c][r], AcknowledgeType.RELEASE);
+            }
         }
-        t.held.get(c).clear();
+        Arrays.fill(t.held[c], 0);
+    }
+
+    private static boolean holds(State s, int c) {
+        for (int d : s.held[c]) {
+            if (d > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void stageAndWrite(State s, int p, List<Object[]> out) {
         // Participants: the producer's own consumer, the other consumers, or both (one transaction, two consumers).
         int consumers = bounds.consumers;
-        for (int mask : new int[]{1 << p, (1 << consumers) - 1}) {
-            Map<Integer, List<LedgerRange>> staged = new TreeMap<>();
-            Set<Integer> offsets = new HashSet<>();
+        for (int mask : consumers == 1 ? new int[]{1} : new int[]{1 << p, (1 << consumers) - 1}) {
+            Map<Integer, List<int[]>> staged = new TreeMap<>();
+            Set<Integer> records = new HashSet<>();
             boolean ok = true;
             for (int c = 0; c < consumers && ok; c++) {
                 if ((mask & (1 << c)) == 0) {
                     continue;
                 }
-                if (s.busy(c) || s.held.get(c).isEmpty()) {
+                if (s.busy(c) || !holds(s, c)) {
                     ok = false;
                     break;
                 }
-                List<LedgerRange> list = new ArrayList<>();
-                for (Map.Entry<Integer, Integer> h : s.held.get(c).entrySet()) {
-                    if (!offsets.add(h.getKey())) {
+                List<int[]> list = new ArrayList<>();
+                for (int r = 0; r < bounds.records; r++) {
+                    if (s.held[c][r] == 0) {
+                        continue;
+                    }
+                    if (!records.add(r)) {
                         ok = false; // staging refuses one record staged twice in one transaction (hole 2)
                     }
-                    list.add(new LedgerRange(-1, "", h.getKey(), h.getKey(), AcknowledgeType.ACCEPT.id, (short) (int) h.getValue()));
+                    list.add(new int[]{r, s.held[c][r]});
                 }
                 staged.put(c, list);
             }
@@ -533,24 +778,24 @@ final class ShareLedgerModelChecker {
             State t = s.copy();
             int own = t.log.size();
             String id = "p" + p + "." + t.generation[p];
-            Map<Integer, List<LedgerRange>> written = new TreeMap<>();
-            staged.forEach((c, list) -> written.put(c, list.stream()
-                    .map(r -> new LedgerRange(own, id, r.first(), r.last(), r.ackType(), r.deliveryCount())).toList()));
+            Map<Integer, List<Staged>> written = new TreeMap<>();
+            staged.forEach((c, list) -> written.put(c, list.stream().map(x -> new Staged(x[0], x[1], new LedgerRange(own, id,
+                    offsetOf[x[0]], offsetOf[x[0]], typeOf(x[0]).id, (short) x[1]))).toList()));
             t.log.add(new Entry(p, t.generation[p], written, OPEN));
             t.entries++;
-            String step = id + " stages " + describe(written) + " and writes entry " + own;
+            Step step = () -> id + " stages " + describe(written) + " and writes entry " + own;
             View all = readAll(t, own);
             Verdict verdict = new Verdict();
             List<LedgerRange> earlier = rules.staleHolder(all.index, ours(written), own, verdict);
             if (!verdict.clear()) {
                 refuse(t, p, own, written, verdict);
-                out.add(new Object[]{t, step + "; refused on the read-back " + verdict.reasons});
+                out.add(new Object[]{t, (Step) () -> step.text() + "; refused on the read-back " + verdict.reasons});
             } else if (!LedgerCommitProtocol.fatesMatter(earlier, all.complete)) {
                 commit(t, p, own, written);
-                out.add(new Object[]{t, step + "; shortcut, commits"});
+                out.add(new Object[]{t, (Step) () -> step.text() + "; shortcut, commits"});
             } else {
                 t.txn[p] = new Txn(STAGED_WAITING, written, own);
-                out.add(new Object[]{t, step + "; waits for the fates below it"});
+                out.add(new Object[]{t, (Step) () -> step.text() + "; waits for the fates below it"});
             }
         }
     }
@@ -569,14 +814,14 @@ final class ShareLedgerModelChecker {
                     t.txn[e.producer] = null;      // its commit fails; the application aborts: records kept (RENEW), held again
                     t.generation[e.producer]++;
                 }
-                out.add(new Object[]{t, "p" + p + " fences the holder of open entry " + open});
+                out.add(new Object[]{t, (Step) () -> "p" + p + " fences the holder of open entry " + open});
             }
             return;
         }
         State t = s.copy();
         View committed = read(t, txn.entry, true);
         if (!committed.complete) {
-            abortKeeping(t, p, txn.entry, txn.staged);
+            abortKeeping(t, p, txn.entry);
             out.add(new Object[]{t, "p" + p + " times out waiting for a covering snapshot; aborts"});
             return;
         }
@@ -584,33 +829,34 @@ final class ShareLedgerModelChecker {
         rules.committedElsewhere(committed.index, ours(txn.staged), txn.entry, verdict);
         if (!verdict.clear()) {
             refuse(t, p, txn.entry, txn.staged, verdict);
-            out.add(new Object[]{t, "p" + p + " refused at the decision " + verdict.reasons});
+            out.add(new Object[]{t, (Step) () -> "p" + p + " refused at the decision " + verdict.reasons});
         } else {
             commit(t, p, txn.entry, txn.staged);
-            out.add(new Object[]{t, "p" + p + " commits entry " + txn.entry});
+            out.add(new Object[]{t, (Step) () -> "p" + p + " commits entry " + txn.entry});
         }
     }
 
-    // "c0:{0@1,1@1}": per consumer, offset@delivery.
-    private static String describe(Map<Integer, List<LedgerRange>> staged) {
+    // "c0:{0@1 1@1/R}": per consumer, record@delivery (/R: rejected); records name the layout's share-partition and offset.
+    private String describe(Map<Integer, List<Staged>> staged) {
         StringBuilder b = new StringBuilder();
         staged.forEach((c, list) -> {
             b.append(" c").append(c).append(":{");
-            list.forEach(r -> b.append(r.first()).append('@').append(r.deliveryCount()).append(' '));
+            list.forEach(x -> b.append(x.record).append('@').append(x.delivery).append(typeOf(x.record) == AcknowledgeType.REJECT ? "/R" : "")
+                    .append(' '));
             b.append('}');
         });
         return b.toString().trim();
     }
 
-    private static boolean overlaps(Entry e, Map<Integer, List<LedgerRange>> staged) {
-        Set<Long> mine = new HashSet<>();
-        staged.values().forEach(l -> l.forEach(r -> mine.add(r.first())));
-        return e.byConsumer.values().stream().flatMap(List::stream).anyMatch(r -> mine.contains(r.first()));
+    private static boolean overlaps(Entry e, Map<Integer, List<Staged>> staged) {
+        Set<Integer> mine = new HashSet<>();
+        staged.values().forEach(l -> l.forEach(x -> mine.add(x.record)));
+        return e.byConsumer.values().stream().flatMap(List::stream).anyMatch(x -> mine.contains(x.record));
     }
 
-    private void commit(State t, int p, int entry, Map<Integer, List<LedgerRange>> staged) {
+    private void commit(State t, int p, int entry, Map<Integer, List<Staged>> staged) {
         t.log.set(entry, ((Entry) t.log.get(entry)).withFate(COMMITTED));
-        staged.values().forEach(l -> l.forEach(r -> t.output[(int) r.first()]++));
+        staged.values().forEach(l -> l.forEach(x -> t.output[x.record]++));
         t.txn[p] = new Txn(COMMITTED_UNACKED, staged, entry);
         t.snapshotDue = true;
     }
@@ -620,42 +866,49 @@ final class ShareLedgerModelChecker {
         Txn txn = t.txn[p];
         Map<ShareAckParticipant, Set<TopicIdPartition>> landed = new LinkedHashMap<>();
         txn.staged.forEach((c, list) -> {
-            boolean all = true;
-            for (LedgerRange r : list) {
-                all &= kafkaAcknowledge(t, c, (int) r.first(), r.deliveryCount(), AcknowledgeType.ACCEPT, bounds.deliveryLimit);
-                t.held.get(c).remove((int) r.first());
+            Map<TopicIdPartition, Boolean> byTip = new LinkedHashMap<>();
+            for (Staged x : list) {
+                boolean ok = kafkaAcknowledge(t, c, x.record, x.delivery, typeOf(x.record));
+                byTip.merge(tips.get(tipOf[x.record]), ok, Boolean::logicalAnd);
+                t.held[c][x.record] = 0;
             }
-            landed.put(participants.get(c), all ? Set.of(TIP) : Set.of());
+            Set<TopicIdPartition> ok = new HashSet<>();
+            byTip.forEach((tip, all) -> {
+                if (all) {
+                    ok.add(tip);
+                }
+            });
+            landed.put(participants.get(c), ok);
         });
         List<LedgerConfirmation> confirmations = rules.confirmations(asParticipants(txn.staged), landed, txn.entry);
         if (!confirmations.isEmpty()) {
             t.log.add(new Confirmations(confirmations));
         }
         t.txn[p] = null;
-        out.add(new Object[]{t, "p" + p + " acknowledges entry " + txn.entry + " (landed for " + landed.entrySet().stream()
-                .filter(e -> !e.getValue().isEmpty()).map(e -> "c" + participants.indexOf(e.getKey())).toList() + ")"});
+        out.add(new Object[]{t, (Step) () -> "p" + p + " acknowledges entry " + txn.entry + " (landed for " + landed.entrySet().stream()
+                .filter(e -> !e.getValue().isEmpty()).map(e -> "c" + participants.indexOf(e.getKey()) + e.getValue().size()).toList() + ")"});
     }
 
-    private void refuse(State t, int p, int entry, Map<Integer, List<LedgerRange>> staged, Verdict verdict) {
+    private void refuse(State t, int p, int entry, Map<Integer, List<Staged>> staged, Verdict verdict) {
         t.log.set(entry, ((Entry) t.log.get(entry)).withFate(ABORTED));
-        Map<Long, AcknowledgeType> settle = verdict.settle.getOrDefault(KEY, Map.of());
         staged.forEach((c, list) -> {
-            for (LedgerRange r : list) {
-                AcknowledgeType type = settle.getOrDefault(r.first(), AcknowledgeType.RENEW);
-                int before = t.rec[(int) r.first()];
-                kafkaAcknowledge(t, c, (int) r.first(), r.deliveryCount(), type, bounds.deliveryLimit);
-                if (type == AcknowledgeType.RELEASE && before != ARCHIVED && t.rec[(int) r.first()] == ARCHIVED && t.output[(int) r.first()] == 0) {
-                    t.archivedByRelease = (int) r.first();
+            for (Staged x : list) {
+                AcknowledgeType type = verdict.settle.getOrDefault(keys.get(tipOf[x.record]), Map.of())
+                        .getOrDefault((long) offsetOf[x.record], AcknowledgeType.RENEW);
+                int before = t.rec[x.record];
+                kafkaAcknowledge(t, c, x.record, x.delivery, type);
+                if (type == AcknowledgeType.RELEASE && before == ACQUIRED && t.rec[x.record] == ARCHIVED && t.output[x.record] == 0) {
+                    t.droppedByVerdict[x.record] = true;
                 }
                 if (type != AcknowledgeType.RENEW) {
-                    t.held.get(c).remove((int) r.first());
+                    t.held[c][x.record] = 0;
                 }
             }
         });
         t.txn[p] = null;
     }
 
-    private void abortKeeping(State t, int p, int entry, Map<Integer, List<LedgerRange>> staged) {
+    private void abortKeeping(State t, int p, int entry) {
         t.log.set(entry, ((Entry) t.log.get(entry)).withFate(ABORTED));
         t.txn[p] = null;
     }
@@ -671,18 +924,14 @@ final class ShareLedgerModelChecker {
             t.crashedOpen[p * generations() + t.generation[p]] = true;
         }
         // The producer's process dies with its consumers: what they held in memory is gone, their locks stay until they expire.
-        txn.staged.keySet().forEach(c -> t.held.get(c).clear());
-        t.held.get(p).clear();
+        txn.staged.keySet().forEach(c -> Arrays.fill(t.held[c], 0));
+        Arrays.fill(t.held[p], 0);
         t.txn[p] = null;
         t.generation[p]++;
         out.add(new Object[]{t, "p" + p + " crashes (" + (txn.phase == STAGED_WAITING ? "entry open" : "committed, not acknowledged") + ")"});
     }
 
     private void snapshot(State s, List<Object[]> out) {
-        // The trigger may not fire this time.
-        State none = s.copy();
-        none.snapshotDue = false;
-        out.add(new Object[]{none, "no snapshot"});
         State t = s.copy();
         t.snapshotDue = false;
         int position = t.firstOpen();   // the committed view's position: the last stable offset
@@ -690,14 +939,32 @@ final class ShareLedgerModelChecker {
         if (!committed.complete) {
             return;
         }
-        Object snap = LedgerIndexes.snapshot(committed.index, position, Map.of(KEY, (long) t.spso()));
-        t.log.add(new Snapshot(snap, position));
-        out.add(new Object[]{t, "snapshot below " + position + " (SPSO " + t.spso() + ")"});
+        // As AckLedger prunes: the start offsets Kafka reports for the live keys, keys of deleted topic ids dead.
+        Object snap = LedgerIndexes.snapshotOfKeys(committed.index, position, key -> {
+            int tip = keys.indexOf(key);
+            return tip >= 0 && t.live(tip) ? Long.valueOf(t.spso(tip)) : null;
+        }, key -> {
+            int tip = keys.indexOf(key);
+            return tip >= 0 && !t.live(tip);
+        });
+        t.log.add(new Snapshot(snap, position, snap.toString().replace(OLD_ID.toString(), "o").replace(NEW_ID.toString(), "n")));
+        out.add(new Object[]{t, (Step) () -> "snapshot below " + position + " (SPSO " + spsos(t) + ")"});
         // Its writer then deletes the ledger below it (the deletion may also not happen: a crash, or a refusal).
         if (position > t.logStart) {
             State deleted = t.copy();
             deleted.logStart = position;
-            out.add(new Object[]{deleted, "snapshot below " + position + " (SPSO " + t.spso() + "), deleteRecords on the ledger below it"});
+            out.add(new Object[]{deleted, (Step) () -> "snapshot below " + position + " (SPSO " + spsos(t) + "), deleteRecords on the ledger below it"});
         }
+    }
+
+    private String spsos(State t) {
+        StringBuilder b = new StringBuilder();
+        for (int tip = 0; tip < tips.size(); tip++) {
+            if (t.live(tip)) {
+                b.append(b.length() == 0 ? "" : " ").append(tips.get(tip).topicPartition()).append(tips.size() > 1 && newTopic[tip] ? "'" : "")
+                        .append('=').append(t.spso(tip));
+            }
+        }
+        return b.toString();
     }
 }
