@@ -18,6 +18,7 @@ package io.gapless.kafka.e2e;
 import io.gapless.kafka.core.GaplessConsumer;
 import io.gapless.kafka.share.GaplessShareConsumer;
 import io.gapless.kafka.spring.GaplessKafkaConsumerFactory;
+import io.gapless.kafka.spring.boot.GaplessProperties;
 import io.gapless.kafka.streams.GaplessStreams;
 import io.gapless.kafka.testkit.EmbeddedKafka;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,12 +62,16 @@ class ArchitectureTest {
     private static final String TESTKIT = "io.gapless.kafka.testkit";
     private static final String SPRING = "io.gapless.kafka.spring";
     private static final String CLI = "io.gapless.kafka.cli";
+    /** sdk-spring-boot-starter: its package sits under sdk-spring's, it is told apart first (see {@link #moduleOf}). */
+    private static final String BOOT = "io.gapless.kafka.spring.boot";
 
     /**
      * Module order, lowest first: a module may depend only on modules before it (streams and share are siblings; spring uses core
-     * and share; the CLI, a tool, uses the libraries below it and neither it nor spring uses the other).
+     * and share; the CLI, a tool, uses the libraries below it and neither it nor spring uses the other; the Boot starter sits above
+     * sdk-spring and is used by no module).
      */
-    private static final List<List<String>> MODULE_LAYERS = List.of(List.of(TESTKIT), List.of(CORE), List.of(STREAMS, SHARE), List.of(SPRING, CLI));
+    private static final List<List<String>> MODULE_LAYERS = List.of(List.of(TESTKIT), List.of(CORE), List.of(STREAMS, SHARE), List.of(SPRING, CLI),
+            List.of(BOOT));
 
     /** sdk-share's packages and the sdk-share packages each may depend on (ARCHITECTURE.md, "sdk-share"). */
     private static final Map<String, Set<String>> SHARE_LAYERS = Map.of(
@@ -78,6 +83,12 @@ class ArchitectureTest {
 
     /** What sibling modules may use of sdk-core. */
     private static final Set<String> CORE_API = Set.of(CORE, CORE + ".spi");
+
+    /**
+     * What the Boot starter may use of the other SDK modules: the packages applications use (no
+     * {@code core.spi}, no internals, none of sdk-share's own machinery), as any application would.
+     */
+    private static final Set<String> BOOT_USES = Set.of(CORE, SHARE, SHARE + ".txn", SHARE + ".admin", SPRING);
 
     /**
      * Package cycles known today. sdk-core: GaplessConsumer and its config sit in the package of the
@@ -98,7 +109,7 @@ class ArchitectureTest {
     static void readTheBuiltClasses() throws Exception {
         List<String> args = new ArrayList<>(List.of("-verbose:class", "-filter:none", "-e", "io\\.gapless\\..*"));
         for (Class<?> marker : List.of(EmbeddedKafka.class, GaplessConsumer.class, GaplessStreams.class, GaplessShareConsumer.class,
-                GaplessKafkaConsumerFactory.class)) {
+                GaplessKafkaConsumerFactory.class, GaplessProperties.class)) {
             args.add(location(marker));
         }
         // The CLI's jar is shaded (the SDK inside it): its own classes are read from its build directory.
@@ -140,7 +151,7 @@ class ArchitectureTest {
 
     /** The module root package of a package, e.g. io.gapless.kafka.share for io.gapless.kafka.share.txn. */
     private static String moduleOf(String pkg) {
-        for (String m : List.of(CORE, STREAMS, SHARE, SPRING, TESTKIT, CLI)) {
+        for (String m : List.of(CORE, STREAMS, SHARE, BOOT, SPRING, TESTKIT, CLI)) {
             if (pkg.equals(m) || pkg.startsWith(m + ".")) {
                 return m;
             }
@@ -182,6 +193,13 @@ class ArchitectureTest {
             String a = moduleOf(packageOf(from));
             return !a.equals(CORE) && moduleOf(packageOf(to)).equals(CORE) && !CORE_API.contains(packageOf(to));
         }));
+    }
+
+    @Test
+    void theBootStarterUsesTheOtherModulesOnlyThroughTheirApplicationApi() {
+        assertTrue(classes.keySet().stream().anyMatch(c -> packageOf(c).equals(BOOT)), "the starter's classes are read");
+        assertEquals(List.of(), edges((from, to) -> moduleOf(packageOf(from)).equals(BOOT) && !moduleOf(packageOf(to)).equals(BOOT)
+                && !BOOT_USES.contains(packageOf(to))));
     }
 
     @Test

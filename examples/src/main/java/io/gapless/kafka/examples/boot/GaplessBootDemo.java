@@ -48,51 +48,61 @@ import static org.awaitility.Awaitility.await;
 public final class GaplessBootDemo {
     private static final int PAYMENTS = 20;
     private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final PrintStream OUT = System.out;
 
     private GaplessBootDemo() {
     }
 
     public static void main(String[] args) throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
-            OUT.println("Embedded Kafka 4.4 broker at " + kafka.bootstrapServers());
-            kafka.createTopic(PaymentsApplication.ORDERS, 2);
-            kafka.createTopic(PaymentsApplication.PAYMENTS, 1);
-            kafka.createTopic(PaymentsApplication.ENRICHED, 1);
-            ShareGroupSettings.forGroup(kafka.admin(), PaymentsApplication.ENRICHER_GROUP).update()
-                    .autoOffsetReset(ResetPolicy.EARLIEST).apply();
-            try (KafkaProducer<String, String> producer = TestClients.producer(kafka)) {
-                for (int i = 0; i < PAYMENTS; i++) {
-                    producer.send(new ProducerRecord<>(PaymentsApplication.PAYMENTS, "payment-" + i, "payment-" + i));
-                }
-                producer.send(new ProducerRecord<>(PaymentsApplication.PAYMENTS, "poison", "poison-payment")).get();
-                try (ConfigurableApplicationContext app = new SpringApplicationBuilder(PaymentsApplication.class)
-                        .web(WebApplicationType.NONE)
-                        .properties("spring.config.name=gapless-boot-demo", "spring.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
-                                "spring.kafka.consumer.properties.metadata.max.age.ms=1000")
-                        .run()) {
-                    PaymentsApplication orders = app.getBean(PaymentsApplication.class);
-                    OUT.println("Boot's consumer factory: " + app.getBean(ConsumerFactory.class).getClass().getName());
-                    sendUntilSeen(producer, orders, "first", 2);
-                    OUT.println("Orders topic grows 2 -> 4 partitions while the application runs");
-                    kafka.addPartitions(PaymentsApplication.ORDERS, 4);
-                    for (int p = 2; p < 4; p++) {
-                        producer.send(new ProducerRecord<>(PaymentsApplication.ORDERS, p, "order", "on-added-partition-" + p)).get();
-                    }
-                    waitFor("the orders written to the added partitions", () -> orders.orders().containsAll(
-                            List.of("on-added-partition-2", "on-added-partition-3")));
-                    OUT.println("Orders written to the added partitions before the group met them, received: "
-                            + orders.orders().stream().filter(v -> v.startsWith("on-added")).sorted().toList());
+            System.out.println("Embedded Kafka 4.4 broker at " + kafka.bootstrapServers());
+            run(kafka, System.out);
+        }
+    }
 
-                    waitFor("every good payment enriched", () -> ShareDemoCluster.committedValues(kafka, PaymentsApplication.ENRICHED).size() >= PAYMENTS);
-                    waitFor("the share group acknowledged every payment (the poison one rejected)",
-                            () -> ShareDemoCluster.fullyAcknowledged(kafka, PaymentsApplication.ENRICHER_GROUP, PaymentsApplication.PAYMENTS));
-                    List<String> enriched = ShareDemoCluster.committedValues(kafka, PaymentsApplication.ENRICHED);
-                    OUT.printf("payments: %d good + 1 poison; read_committed enriched output: %d records, %d distinct; poison output: %d%n",
-                            PAYMENTS, enriched.size(), enriched.stream().distinct().count(),
-                            enriched.stream().filter(v -> v.contains("poison")).count());
-                    OUT.println("gapless health: " + app.getBean(GaplessHealthIndicator.class).health(true));
+    /**
+     * The demo on {@code kafka} (its topics and groups must not exist yet), printing to {@code out}.
+     *
+     * @param kafka the broker
+     * @param out   where the demo prints what it saw
+     * @throws Exception if the broker or the application fails
+     */
+    public static void run(EmbeddedKafka kafka, PrintStream out) throws Exception {
+        kafka.createTopic(PaymentsApplication.ORDERS, 2);
+        kafka.createTopic(PaymentsApplication.PAYMENTS, 1);
+        kafka.createTopic(PaymentsApplication.ENRICHED, 1);
+        ShareGroupSettings.forGroup(kafka.admin(), PaymentsApplication.ENRICHER_GROUP).update()
+                .autoOffsetReset(ResetPolicy.EARLIEST).apply();
+        try (KafkaProducer<String, String> producer = TestClients.producer(kafka)) {
+            for (int i = 0; i < PAYMENTS; i++) {
+                producer.send(new ProducerRecord<>(PaymentsApplication.PAYMENTS, "payment-" + i, "payment-" + i));
+            }
+            producer.send(new ProducerRecord<>(PaymentsApplication.PAYMENTS, "poison", "poison-payment")).get();
+            try (ConfigurableApplicationContext app = new SpringApplicationBuilder(PaymentsApplication.class)
+                    .web(WebApplicationType.NONE)
+                    .properties("spring.config.name=gapless-boot-demo", "spring.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
+                            "spring.kafka.consumer.properties.metadata.max.age.ms=1000")
+                    .run()) {
+                PaymentsApplication orders = app.getBean(PaymentsApplication.class);
+                out.println("Boot's consumer factory: " + app.getBean(ConsumerFactory.class).getClass().getName());
+                sendUntilSeen(producer, orders, "first", 2);
+                out.println("Orders topic grows 2 -> 4 partitions while the application runs");
+                kafka.addPartitions(PaymentsApplication.ORDERS, 4);
+                for (int p = 2; p < 4; p++) {
+                    producer.send(new ProducerRecord<>(PaymentsApplication.ORDERS, p, "order", "on-added-partition-" + p)).get();
                 }
+                waitFor("the orders written to the added partitions", () -> orders.orders().containsAll(
+                        List.of("on-added-partition-2", "on-added-partition-3")));
+                out.println("Orders written to the added partitions before the group met them, received: "
+                        + orders.orders().stream().filter(v -> v.startsWith("on-added")).sorted().toList());
+
+                waitFor("every good payment enriched", () -> ShareDemoCluster.committedValues(kafka, PaymentsApplication.ENRICHED).size() >= PAYMENTS);
+                waitFor("the share group acknowledged every payment (the poison one rejected)",
+                        () -> ShareDemoCluster.fullyAcknowledged(kafka, PaymentsApplication.ENRICHER_GROUP, PaymentsApplication.PAYMENTS));
+                List<String> enriched = ShareDemoCluster.committedValues(kafka, PaymentsApplication.ENRICHED);
+                out.printf("payments: %d good + 1 poison; read_committed enriched output: %d records, %d distinct; poison output: %d%n",
+                        PAYMENTS, enriched.size(), enriched.stream().distinct().count(),
+                        enriched.stream().filter(v -> v.contains("poison")).count());
+                out.println("gapless health: " + app.getBean(GaplessHealthIndicator.class).health(true));
             }
         }
     }

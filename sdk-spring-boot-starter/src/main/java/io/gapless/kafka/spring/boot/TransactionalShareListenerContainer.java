@@ -50,8 +50,9 @@ import java.util.Objects;
  * with {@code share.acknowledgement.mode=transactional}) and its own
  * {@link TransactionalShareProducer} built from the template's producer factory settings, with
  * {@code transactional.id} {@code <transaction-id-prefix><listener id>-<thread>}: as with Spring's
- * own transactions, give each application instance its own prefix. Producer post-processors and
- * listeners of that factory are not applied to these producers.
+ * own transactions, give each application instance its own prefix. That factory's listeners are
+ * told of these producers (Boot's Micrometer listener binds their meters); its producer
+ * post-processors are not applied to them.
  *
  * <p>Built by {@link TransactionalShareListenerContainerFactory}; {@code @KafkaListener(containerFactory
  * = "transactionalShareListenerContainerFactory")} methods are record or batch listeners.
@@ -174,9 +175,13 @@ public class TransactionalShareListenerContainer<K, V> implements MessageListene
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         Serializer<K> keySerializer = (Serializer<K>) factory.getKeySerializerSupplier().get();
         Serializer<V> valueSerializer = (Serializer<V>) factory.getValueSerializerSupplier().get();
-        TransactionalShareProducer<K, V> producer = keySerializer == null && valueSerializer == null
-                ? new TransactionalShareProducer<>(props) : new TransactionalShareProducer<>(props, keySerializer, valueSerializer);
+        // The factory's listeners see these producers as they see its own (Boot's Micrometer listener binds their meters).
+        List<ProducerFactory.Listener<K, V>> listeners = (List<ProducerFactory.Listener<K, V>>) (List<?>) factory.getListeners();
+        ListenedShareProducer<K, V> producer = keySerializer == null && valueSerializer == null
+                ? new ListenedShareProducer<>(props, transactionalId, listeners)
+                : new ListenedShareProducer<>(props, keySerializer, valueSerializer, transactionalId, listeners);
         producer.initTransactions();
+        producer.announce();
         return producer;
     }
 

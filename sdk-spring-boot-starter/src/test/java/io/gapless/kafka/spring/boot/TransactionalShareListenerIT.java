@@ -114,6 +114,12 @@ class TransactionalShareListenerIT {
     }
 
     static ConfigurableApplicationContext start(EmbeddedKafka kafka, String input, String output, String group, String txPrefix) {
+        return start(PaymentEnricher.class, kafka, input, output, group, txPrefix);
+    }
+
+    /** {@code application} with the properties of {@link #start(EmbeddedKafka, String, String, String, String)}. */
+    static ConfigurableApplicationContext start(Class<?> application, EmbeddedKafka kafka, String input, String output, String group,
+                                                String txPrefix) {
         List<String> properties = new ArrayList<>(List.of(
                 "spring.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
                 "spring.kafka.consumer.key-deserializer=org.apache.kafka.common.serialization.StringDeserializer",
@@ -130,7 +136,7 @@ class TransactionalShareListenerIT {
                 properties.add("spring.kafka.properties." + k + "=" + v);
             }
         });
-        return new SpringApplicationBuilder(PaymentEnricher.class).web(WebApplicationType.NONE)
+        return new SpringApplicationBuilder(application).web(WebApplicationType.NONE)
                 .properties(properties.toArray(String[]::new)).run();
     }
 
