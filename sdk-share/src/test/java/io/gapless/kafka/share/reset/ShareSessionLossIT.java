@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A member that loses its group session without a poll gap the SDK can see: the application's
@@ -97,5 +98,52 @@ class ShareSessionLossIT {
         all.addAll(side.produce(topic, 0, "after", 10));
         pair.pollUntilBothSee(all);
         pair.assertSdkNeverWorse(all);
+    }
+
+    /**
+     * The group deleted while both members were out of it by a session loss (no poll gap), and the
+     * members go on: the group is new; nothing written after the deletion is lost (history a new
+     * {@code latest} group skips may be delivered again: counted, not asserted).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"implicit", "explicit"})
+    @SuppressWarnings({"deprecation", "removal"})
+    void aGroupDeletedAfterASessionLossLosesNothingWrittenAfter(String mode) throws Exception {
+        side = new SideBySide(kafka);
+        String topic = TestTopics.unique("session-loss-deleted");
+        kafka.createTopic(topic, 1);
+        Set<String> history = side.produce(topic, 0, "history", 300);
+        SideBySide.Pair pair = side.pair(mode, "latest", "earliest", topic, Map.of(), Map.of(), Map.of("max.poll.interval.ms", 120_000));
+        Set<String> live = pair.joined(topic);
+        live.addAll(side.produce(topic, 0, "live", 100));
+        pair.pollUntilBothSee(live);
+        pair.plain.seen.clear();
+        pair.sdk.seen.clear();
+        List<Thread> network = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("consumer_background_thread")).toList();
+        network.forEach(Thread::suspend);
+        try {
+            for (String group : List.of(pair.plainGroup, pair.sdkGroup)) {
+                await().atMost(WAIT).until(() -> side.members(group) == 0);
+                await().atMost(WAIT).ignoreExceptions().until(() -> {
+                    kafka.admin().deleteShareGroups(List.of(group)).all().get(10, TimeUnit.SECONDS);
+                    return true;
+                });
+            }
+        } finally {
+            network.forEach(Thread::resume);
+        }
+        Set<String> after = side.produce(topic, 0, "after", 10);
+        pair.pollUntilBothSee(after);
+        long plainOld = pair.plain.seen.stream().filter(v -> history.contains(v) || live.contains(v)).count();
+        long sdkOld = pair.sdk.seen.stream().filter(v -> history.contains(v) || live.contains(v)).count();
+        System.out.println("Deleted after a session loss (" + mode + "): records from before delivered again, plain " + plainOld
+                + ", the SDK " + sdkOld + "; poll failures plain " + pair.plain.failures + ", the SDK " + pair.sdk.failures);
+        // Kafka's own heartbeat fails once on the deleted group (GROUP_ID_NOT_FOUND, fatal to that member epoch) and the next
+        // poll throws it, plain and SDK alike: the SDK may fail no more polls than the plain member.
+        assertTrue(pair.sdk.failures.size() <= pair.plain.failures.size(), "SDK poll failures " + pair.sdk.failures + ", plain "
+                + pair.plain.failures);
+        assertTrue(pair.plain.seen.containsAll(after), "plain delivers what was written after the deletion");
+        assertTrue(pair.sdk.seen.containsAll(after), "the SDK delivers what was written after the deletion");
     }
 }
