@@ -70,7 +70,6 @@ class ShareSessionLossIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"implicit", "explicit"})
-    @SuppressWarnings({"deprecation", "removal"}) // Thread.suspend: the freeze of a process, in this JVM
     void anOperatorsResetAfterASessionLossWithoutAPollGapIsReplayed(String mode) throws Exception {
         side = new SideBySide(kafka);
         String topic = TestTopics.unique("session-loss");
@@ -80,20 +79,8 @@ class ShareSessionLossIT {
         Set<String> live = pair.joined(topic);
         live.addAll(side.produce(topic, 0, "live", 100));
         pair.pollUntilBothSee(live);
-        List<Thread> network = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith("consumer_background_thread")).toList();
-        network.forEach(Thread::suspend);
-        try {
-            for (String group : List.of(pair.plainGroup, pair.sdkGroup)) {
-                await().atMost(WAIT).until(() -> side.members(group) == 0);
-                await().atMost(WAIT).ignoreExceptions().until(() -> {
-                    kafka.admin().alterShareGroupOffsets(group, Map.of(new TopicPartition(topic, 0), 0L)).all().get(10, TimeUnit.SECONDS);
-                    return true;
-                });
-            }
-        } finally {
-            network.forEach(Thread::resume);
-        }
+        whileFrozen(pair, group -> kafka.admin().alterShareGroupOffsets(group, Map.of(new TopicPartition(topic, 0), 0L)).all()
+                .get(10, TimeUnit.SECONDS));
         all.addAll(live);
         all.addAll(side.produce(topic, 0, "after", 10));
         pair.pollUntilBothSee(all);
@@ -107,7 +94,6 @@ class ShareSessionLossIT {
      */
     @ParameterizedTest
     @ValueSource(strings = {"implicit", "explicit"})
-    @SuppressWarnings({"deprecation", "removal"})
     void aGroupDeletedAfterASessionLossLosesNothingWrittenAfter(String mode) throws Exception {
         side = new SideBySide(kafka);
         String topic = TestTopics.unique("session-loss-deleted");
@@ -119,20 +105,7 @@ class ShareSessionLossIT {
         pair.pollUntilBothSee(live);
         pair.plain.seen.clear();
         pair.sdk.seen.clear();
-        List<Thread> network = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith("consumer_background_thread")).toList();
-        network.forEach(Thread::suspend);
-        try {
-            for (String group : List.of(pair.plainGroup, pair.sdkGroup)) {
-                await().atMost(WAIT).until(() -> side.members(group) == 0);
-                await().atMost(WAIT).ignoreExceptions().until(() -> {
-                    kafka.admin().deleteShareGroups(List.of(group)).all().get(10, TimeUnit.SECONDS);
-                    return true;
-                });
-            }
-        } finally {
-            network.forEach(Thread::resume);
-        }
+        whileFrozen(pair, group -> kafka.admin().deleteShareGroups(List.of(group)).all().get(10, TimeUnit.SECONDS));
         Set<String> after = side.produce(topic, 0, "after", 10);
         pair.pollUntilBothSee(after);
         long plainOld = pair.plain.seen.stream().filter(v -> history.contains(v) || live.contains(v)).count();
@@ -145,5 +118,32 @@ class ShareSessionLossIT {
                 + pair.plain.failures);
         assertTrue(pair.plain.seen.containsAll(after), "plain delivers what was written after the deletion");
         assertTrue(pair.sdk.seen.containsAll(after), "the SDK delivers what was written after the deletion");
+    }
+
+    /** What an operator does to a group once Kafka expelled its member. */
+    private interface GroupAction {
+        void apply(String group) throws Exception;
+    }
+
+    /**
+     * Freezes both members (their network threads suspended, no poll) until Kafka expelled each by
+     * the session time-out and {@code action} was done to its group, then lets them run on.
+     */
+    @SuppressWarnings({"deprecation", "removal"}) // Thread.suspend: the freeze of a process, in this JVM
+    private void whileFrozen(SideBySide.Pair pair, GroupAction action) {
+        List<Thread> network = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("consumer_background_thread")).toList();
+        network.forEach(Thread::suspend);
+        try {
+            for (String group : List.of(pair.plainGroup, pair.sdkGroup)) {
+                await().atMost(WAIT).until(() -> side.members(group) == 0);
+                await().atMost(WAIT).ignoreExceptions().until(() -> {
+                    action.apply(group);
+                    return true;
+                });
+            }
+        } finally {
+            network.forEach(Thread::resume);
+        }
     }
 }
