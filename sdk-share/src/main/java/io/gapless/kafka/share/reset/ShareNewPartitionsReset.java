@@ -167,6 +167,11 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         if (!nativeMode && now >= nextCheckMs) {
             try {
                 starts.resolve(partitionsOf(topics));
+                Set<TopicPartition> unreached = starts.unreached();
+                if (!unreached.isEmpty()) {
+                    // Once Kafka's start reached a recorded start, records below it can only come from a state moved back.
+                    starts.kafkaStarts(state.initializedStartOffsets(unreached));
+                }
                 if (!groupSeen) {
                     noteGroupSeen(state.presence(clientId));
                 }
@@ -270,6 +275,7 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
                 toInitialize.put(tp, offset);
             }
         });
+        starts.kafkaStarts(initialized);
         if (state.initializeWhileEmpty(toInitialize) && !toInitialize.isEmpty()) {
             // Setting a share group's offsets creates the group in Kafka (Kafka 4.2 and later, KAFKA-19662).
             noteGroupSeen(new SharePartitionState.Presence(true, 0, Set.of()));

@@ -115,12 +115,17 @@ final class ShareStartOffsetFilter {
     private <K, V> Set<TopicPartition> decide(ConsumerRecords<K, V> records) {
         Set<TopicPartition> unknown = new HashSet<>();
         Set<String> toCheck = new HashSet<>();
+        Map<TopicPartition, Long> movedBack = new HashMap<>();
         for (TopicPartition tp : records.partitions()) {
             ShareStartOffsets.Start start = starts.cached(tp);
+            long lowest = minOffset(records.records(tp));
             if (start == null) {
                 unknown.add(tp);
-            } else if (minOffset(records.records(tp)) < start.offset()) {
+            } else if (lowest < start.offset()) {
                 toCheck.add(tp.topic());
+                if (starts.reached(tp)) {
+                    movedBack.put(tp, lowest);
+                }
             }
         }
         if (unknown.isEmpty() && toCheck.isEmpty()) {
@@ -133,6 +138,10 @@ final class ShareStartOffsetFilter {
             if (!toCheck.isEmpty()) {
                 starts.verify(toCheck);
                 records.partitions().stream().filter(tp -> starts.cached(tp) == null).forEach(unknown::add);
+            }
+            movedBack.keySet().removeIf(tp -> !starts.reached(tp)); // a topic re-created: its start is forgotten instead
+            if (!movedBack.isEmpty()) {
+                starts.movedBack(movedBack);
             }
             if (!unknown.isEmpty()) {
                 starts.resolve(unknown);

@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -52,6 +53,8 @@ final class ShareStartOffsets {
     private final ResetPolicy newPartitions;
     private final ShareResetMetrics metrics;
     private final Map<TopicPartition, Start> known = new HashMap<>();
+    /** Known starts Kafka's share-partition start offset was seen at or past: the broker never delivers below it again by itself. */
+    private final Set<TopicPartition> reached = new HashSet<>();
     private final SharePartitionState state;
 
     ShareStartOffsets(ShareGroupBaseline baseline, SharePartitionState state, ResetPolicy base, ResetPolicy newPartitions,
@@ -86,6 +89,7 @@ final class ShareStartOffsets {
             }
             log.info("Share group {}: topic {} is {} (start offsets recorded for id {}): its partitions start anew", baseline.group(),
                     topic, ids.containsKey(topic) ? "re-created (id " + ids.get(topic) + ")" : "gone", e.getValue().topicId());
+            reached.remove(e.getKey());
             return true;
         });
         return ids;
@@ -94,6 +98,52 @@ final class ShareStartOffsets {
     /** Forgets every start known to this client (the group's baseline started a new incarnation). */
     void forgetAll() {
         known.clear();
+        reached.clear();
+    }
+
+    /** Known starts Kafka's share-partition start offset has not been seen to reach yet. */
+    Set<TopicPartition> unreached() {
+        Set<TopicPartition> out = new HashSet<>(known.keySet());
+        out.removeAll(reached);
+        return out;
+    }
+
+    /**
+     * Kafka's share-partition start offsets as just listed: a start they reached is done with. From
+     * then on the broker delivers nothing below it unless the group's state moved back.
+     */
+    void kafkaStarts(Map<TopicPartition, Long> spso) {
+        spso.forEach((tp, offset) -> {
+            Start s = known.get(tp);
+            if (s != null && offset >= s.offset()) {
+                reached.add(tp);
+            }
+        });
+    }
+
+    /** Whether Kafka's start of {@code tp} was seen at or past the start this client holds for it. */
+    boolean reached(TopicPartition tp) {
+        return reached.contains(tp);
+    }
+
+    /**
+     * Kafka delivered records below the start of partitions whose share-partition start had already
+     * reached it ({@code lowest}: the lowest offset delivered of each). The broker never goes back by
+     * itself, so the group's state moved back while this member was out of the group (an operator's
+     * reset after a session loss, which no poll gap shows, or the group deleted and started again):
+     * Kafka's start wins, recorded for every member, and nothing from there is acknowledged unseen.
+     */
+    void movedBack(Map<TopicPartition, Long> lowest) {
+        Map<TopicPartition, Long> spso = state.initializedStartOffsets(lowest.keySet());
+        Map<TopicPartition, ProposedStart> out = new HashMap<>();
+        lowest.forEach((tp, low) -> {
+            long start = Math.min(low, spso.getOrDefault(tp, low));
+            log.info("Share group {}: Kafka delivers {} from offset {} although its start had reached the recorded start {}: the group's"
+                    + " state moved back (an operator's reset while this member was out of the group): Kafka's start {} wins",
+                    baseline.group(), tp, low, known.get(tp).offset(), start);
+            out.put(tp, new ProposedStart(start, "the group's start on the broker, moved back"));
+        });
+        supersede(out);
     }
 
     /** Replaces known starts with the ones recorded for them afterwards (see {@link SharePartitionState#operatorResets}). */
@@ -105,9 +155,15 @@ final class ShareStartOffsets {
         baseline.supersedeStartOffsets(starts).forEach((tp, offset) -> {
             Uuid id = ids.get(tp.topic());
             if (id != null) {
-                known.put(tp, new Start(id, offset));
+                put(tp, new Start(id, offset));
             }
         });
+    }
+
+    private void put(TopicPartition tp, Start start) {
+        if (!start.equals(known.put(tp, start))) {
+            reached.remove(tp);
+        }
     }
 
     /** Start offsets of {@code partitions}: recorded ones as recorded, the others chosen now by policy. */
@@ -178,7 +234,7 @@ final class ShareStartOffsets {
         offsets.forEach((tp, o) -> {
             Uuid id = ids.get(tp.topic());
             if (id != null) {
-                known.put(tp, new Start(id, o));
+                put(tp, new Start(id, o));
             }
         });
     }
