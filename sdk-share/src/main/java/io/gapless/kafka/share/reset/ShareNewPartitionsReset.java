@@ -34,6 +34,8 @@ import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -202,7 +204,7 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
      * time-out) does not fail the poll: the member polls on, its records delivered undecided, and
      * the preparation is tried again after a backoff, so a member started while the baseline is
      * unavailable recovers once it is readable. A refused ACL or a contradicting configuration
-     * needs the user, so it is thrown.
+     * needs the user, and an interrupt or a wake-up was asked for: those are thrown.
      */
     private void tryPrepare() {
         try {
@@ -210,8 +212,8 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
             prepared = true;
             prepareFailures = 0;
             nextCheckMs = System.currentTimeMillis() + checkIntervalMs;
-        } catch (AuthorizationException | ConfigException e) {
-            throw e;
+        } catch (AuthorizationException | ConfigException | InterruptException | WakeupException e) {
+            throw e; // the user's to act on (an ACL, a setting) or asked for (an interrupt, a wake-up)
         } catch (KafkaException e) {
             long delay = checkBackoff.backoff(prepareFailures++);
             nextPrepareMs = System.currentTimeMillis() + delay;
