@@ -64,7 +64,12 @@ class ShareNewPartitionsKillIT {
     @Disabled("reproduces (seeds 2935576594152 implicit, 3252741693212 explicit): an SDK member started while the group "
             + "baseline's only broker is down throws BaselineUnavailableException ('Failed to get offsets by times in 3000ms') "
             + "from every poll (73 failures), also after that broker was restarted and the topic re-created: the SDK delivered "
-            + "20 of 72 records written after the start, plain KafkaShareConsumer 62 (implicit) and 52 (explicit)")
+            + "20 of 72 records written after the start, plain KafkaShareConsumer 62 (implicit) and 52 (explicit). With the fix of "
+            + "branch np28wedge (implicit, seed 6892677444495): the SDK 72 of 72, plain 52, no poll failure, lag 0, no history "
+            + "delivered, but only the last check fails: records-skipped-before-start-total 0 < history 20 (the history was "
+            + "never fetched, the first member having initialized the partitions at their start while the group was empty?): "
+            + "to be decided whether that check or the count is wrong; the SIGKILLed single baseline replica was not elected "
+            + "leader again within a minute in ShareStartOffsetFaultIT")
     @ParameterizedTest
     @ValueSource(strings = {"implicit", "explicit"})
     @Timeout(value = 600, unit = TimeUnit.SECONDS)

@@ -34,6 +34,8 @@ import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,6 +87,8 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
     private final ShareStartOffsetFilter filter;
     private Set<String> topics = Set.of();
     private boolean prepared;
+    private long nextPrepareMs;
+    private int prepareFailures;
     private long nextCheckMs;
     private int checkFailures;
     private final KafkaBackoff checkBackoff = new KafkaBackoff(1_000, 2, 30_000, 0.2);
@@ -143,6 +147,7 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
     public void subscribed(Collection<String> subscribed) {
         this.topics = Set.copyOf(subscribed);
         this.prepared = false;
+        this.nextPrepareMs = 0;
     }
 
     /** Called before each delegate poll: steering on the first one, discovery of added partitions now and then. */
@@ -157,13 +162,13 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
                     + " it joins again now: its start offsets are checked again before it does", group, pollGap.maxPollIntervalMs());
             prepared = false;
         }
+        long now = System.currentTimeMillis();
         if (!prepared) {
-            prepare();
-            prepared = true;
-            nextCheckMs = System.currentTimeMillis() + checkIntervalMs;
+            if (now >= nextPrepareMs) {
+                tryPrepare();
+            }
             return;
         }
-        long now = System.currentTimeMillis();
         if (!nativeMode && now >= nextCheckMs) {
             try {
                 starts.resolve(partitionsOf(topics));
@@ -188,9 +193,39 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         }
     }
 
-    /** Records below their partition's policy start offset are removed (and acknowledged). */
+    /**
+     * Records below their partition's policy start offset are removed (and acknowledged); until the
+     * member's preparation succeeded, every record is delivered undecided (nothing acknowledged unseen).
+     */
     public <K, V> ConsumerRecords<K, V> filter(ConsumerRecords<K, V> records, ShareConsumer<K, V> delegate) {
-        return nativeMode ? records : filter.apply(records, delegate);
+        if (nativeMode) {
+            return records;
+        }
+        return prepared ? filter.apply(records, delegate) : filter.deliverUndecided(records);
+    }
+
+    /**
+     * Prepares the subscription. A cluster that cannot answer (the baseline's leader down, a
+     * time-out) does not fail the poll: the member polls on, its records delivered undecided, and
+     * the preparation is tried again after a backoff, so a member started while the baseline is
+     * unavailable recovers once it is readable. A refused ACL or a contradicting configuration
+     * needs the user, and an interrupt or a wake-up was asked for: those are thrown.
+     */
+    private void tryPrepare() {
+        try {
+            prepare();
+            prepared = true;
+            prepareFailures = 0;
+            nextCheckMs = System.currentTimeMillis() + checkIntervalMs;
+        } catch (AuthorizationException | ConfigException | InterruptException | WakeupException e) {
+            throw e; // the user's to act on (an ACL, a setting) or asked for (an interrupt, a wake-up)
+        } catch (KafkaException e) {
+            long delay = checkBackoff.backoff(prepareFailures++);
+            nextPrepareMs = System.currentTimeMillis() + delay;
+            metrics.recordLookupFailure();
+            log.warn("Share group {}: could not prepare the start offsets of {} ({}); its records are delivered undecided, never"
+                    + " acknowledged unseen, and the preparation is tried again in {} ms", group, topics, e.toString(), delay);
+        }
     }
 
     public Map<MetricName, ? extends Metric> metrics() {

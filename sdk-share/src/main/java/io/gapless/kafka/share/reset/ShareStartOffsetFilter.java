@@ -108,6 +108,19 @@ final class ShareStartOffsetFilter {
     }
 
     /**
+     * Delivers the whole batch undecided, looking nothing up: the member's preparation (the group and
+     * operator-reset checks a start depends on) has not succeeded yet.
+     */
+    <K, V> ConsumerRecords<K, V> deliverUndecided(ConsumerRecords<K, V> records) {
+        if (!records.isEmpty()) {
+            metrics.recordDeliveredUndecided(records.count());
+            log.debug("Share group {}: not prepared yet, {} record(s) of {} delivered undecided", starts.group(), records.count(),
+                    records.partitions());
+        }
+        return records;
+    }
+
+    /**
      * Looks up the starts of partitions met for the first time and checks, for partitions with
      * records below their start, that the start still belongs to the topic; returns the
      * partitions left undecided.

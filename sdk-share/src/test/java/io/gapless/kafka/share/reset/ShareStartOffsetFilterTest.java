@@ -62,6 +62,16 @@ class ShareStartOffsetFilterTest {
     }
 
     @Test
+    void beforeTheMemberIsPreparedEveryRecordIsDeliveredWithoutALookUp() {
+        baseline.recorded.put(TP, 100L);
+        int calls = baseline.calls;
+        assertEquals(10, filter.deliverUndecided(batch(0, 10)).count(), "no start is trusted before the group checks ran");
+        assertEquals(List.of(), acknowledged);
+        assertEquals(calls, baseline.calls, "the baseline is not asked");
+        assertEquals(10.0, metric("records-delivered-undecided-total"));
+    }
+
+    @Test
     void aStartThatCannotBeLookedUpDeliversTheRecordsInsteadOfThrowing() {
         baseline.failing = true;
         ConsumerRecords<String, String> out = filter.apply(batch(0, 10), delegate());
