@@ -220,12 +220,24 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         } catch (AuthorizationException | ConfigException | InterruptException | WakeupException e) {
             throw e; // the user's to act on (an ACL, a setting) or asked for (an interrupt, a wake-up)
         } catch (KafkaException e) {
+            if (refusedByAcl(e)) {
+                throw e; // a refused ACL wrapped by the baseline (BaselineUnavailableException): the user's to act on
+            }
             long delay = checkBackoff.backoff(prepareFailures++);
             nextPrepareMs = System.currentTimeMillis() + delay;
             metrics.recordLookupFailure();
             log.warn("Share group {}: could not prepare the start offsets of {} ({}); its records are delivered undecided, never"
                     + " acknowledged unseen, and the preparation is tried again in {} ms", group, topics, e.toString(), delay);
         }
+    }
+
+    private static boolean refusedByAcl(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof AuthorizationException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public Map<MetricName, ? extends Metric> metrics() {
