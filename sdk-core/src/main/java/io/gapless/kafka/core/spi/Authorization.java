@@ -54,17 +54,30 @@ public final class Authorization {
     }
 
     /**
+     * The {@link AuthorizationException} that {@code failure} is or has as a cause, or {@code null}:
+     * Kafka wraps it too (ExecutionException, CompletionException, a producer's "error state"
+     * KafkaException), and so does the SDK (BaselineUnavailableException).
+     *
+     * @param failure any failure, or {@code null}
+     * @return the broker's refusal, or {@code null} when there is none
+     * @since 0.1.0
+     */
+    public static AuthorizationException refusal(Throwable failure) {
+        Throwable e = failure;
+        while (e != null && !(e instanceof AuthorizationException) && e.getCause() != e) {
+            e = e.getCause();
+        }
+        return e instanceof AuthorizationException refused ? refused : null;
+    }
+
+    /**
      * {@link #explain(Throwable, String)} for an ACL on one group or topic: the new exception's
      * {@link GroupAuthorizationException#groupId()} or
      * {@link TopicAuthorizationException#unauthorizedTopics()} names it where the broker's did not.
      */
     public static AuthorizationException explain(Throwable failure, String needed, ResourceType type, String name) {
-        // Kafka wraps too: ExecutionException, CompletionException, a producer's "error state" KafkaException.
-        Throwable e = failure;
-        while (e != null && !(e instanceof AuthorizationException) && e.getCause() != e) {
-            e = e.getCause();
-        }
-        if (!(e instanceof AuthorizationException original)) {
+        AuthorizationException original = refusal(failure);
+        if (original == null) {
             return null;
         }
         if (original.getMessage() != null && original.getMessage().startsWith(PREFIX)) {

@@ -18,6 +18,7 @@ package io.gapless.kafka.share.reset;
 import io.gapless.kafka.core.GaplessConsumerConfig;
 import io.gapless.kafka.core.NewPartitionsMode;
 import io.gapless.kafka.core.ResetPolicy;
+import io.gapless.kafka.core.spi.Authorization;
 import io.gapless.kafka.core.spi.ConnectionConfigs;
 import io.gapless.kafka.core.spi.KafkaBackoff;
 import io.gapless.kafka.core.spi.ModeDecision;
@@ -220,7 +221,7 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
         } catch (AuthorizationException | ConfigException | InterruptException | WakeupException e) {
             throw e; // the user's to act on (an ACL, a setting) or asked for (an interrupt, a wake-up)
         } catch (KafkaException e) {
-            if (refusedByAcl(e)) {
+            if (Authorization.refusal(e) != null) {
                 throw e; // a refused ACL wrapped by the baseline (BaselineUnavailableException): the user's to act on
             }
             long delay = checkBackoff.backoff(prepareFailures++);
@@ -229,15 +230,6 @@ public final class ShareNewPartitionsReset implements AutoCloseable {
             log.warn("Share group {}: could not prepare the start offsets of {} ({}); its records are delivered undecided, never"
                     + " acknowledged unseen, and the preparation is tried again in {} ms", group, topics, e.toString(), delay);
         }
-    }
-
-    private static boolean refusedByAcl(Throwable e) {
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof AuthorizationException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     public Map<MetricName, ? extends Metric> metrics() {
