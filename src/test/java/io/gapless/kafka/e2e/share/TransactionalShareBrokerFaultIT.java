@@ -63,7 +63,7 @@ class TransactionalShareBrokerFaultIT {
         int once = switch (kind) {
             case LEADER_KILLS -> 2;  // and until every target partition's leader was killed once
             case HALTS -> ClusterFaultScenario.HALT_POINTS.size();
-            case LOCK_EXPIRY_AFTER_ENTRY -> 3;
+            case LOCK_EXPIRY_AFTER_ENTRY -> 2;
         };
         return SOAK ? 3 * once : once;
     }

@@ -41,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @EmbeddedKafkaTest
 class TransactionalShareFaultInjectionIT {
     private static final boolean SOAK = Boolean.getBoolean("gapless.soak");
-    static final int REPETITIONS = 10;
+    static final int REPETITIONS = 3;
     private static final int REPS = SOAK ? 50 : REPETITIONS;
     /** Independent, separately verified runs per fault ({@code -Dgapless.e2e.runs}, 3 in soak mode). */
     private static final int RUNS = Integer.getInteger("gapless.e2e.runs", SOAK ? 3 : 1);
